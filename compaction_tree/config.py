@@ -1,0 +1,285 @@
+"""Where the vault is (--vault, then MEMTREE_VAULT, then the nearest memtree.yaml upward) and
+what its memtree.yaml says."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, get_args, get_type_hints
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import ConfigError, VaultNotFoundError
+
+CONFIG_FILE = "memtree.yaml"
+ENV_VAULT = "MEMTREE_VAULT"
+ENV_MODEL = "MEMTREE_MODEL"
+MAX_CONFIG_BYTES = 256 * 1024
+BACKENDS = ("extractive", "litellm")
+
+
+@dataclass(frozen=True)
+class SummarizerConfig:
+    backend: str = "extractive"
+    model: str | None = None
+    api_base: str | None = None
+    temperature: float = 0.0
+    timeout: float = 120.0  # seconds per call; LiteLLM's own default is 6000
+    concurrency: int = 4
+    max_calls: int | None = None  # per run
+    max_cost: float | None = None  # USD per run
+    max_input_tokens: int | None = None  # None: from the model's context window
+
+
+@dataclass(frozen=True)
+class Budgets:
+    root: int = 3000
+    daily: int = 400
+    weekly: int = 600
+    monthly: int = 800
+    recall: int = 5000
+
+    def for_level(self, level: str) -> int:
+        value: int = getattr(self, level)
+        return value
+
+
+@dataclass(frozen=True)
+class Config:
+    timezone: str = "UTC"
+    summarizer: SummarizerConfig = field(default_factory=SummarizerConfig)
+    budgets: Budgets = field(default_factory=Budgets)
+    settle_hours: float = 2.0
+    redaction: bool = True
+    disabled_rules: tuple[str, ...] = ()
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    fact_min_confidence: float = 0.6
+    tokenizer: str = "o200k_base"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+def system_timezone() -> str:
+    """The machine's IANA zone name, or UTC when it cannot be told."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    try:
+        target = os.readlink("/etc/localtime")
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    for name in candidates:
+        if name and _valid_zone(name):
+            return name
+    return "UTC"
+
+
+def _valid_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def default_config_text(timezone: str) -> str:
+    """The memtree.yaml that `memtree init` writes: every setting, with a comment saying why."""
+    return f"""\
+# memtree vault configuration (see README.md, "Configuration").
+timezone: {timezone}  # IANA name: days, weeks and months are cut in this zone
+
+summarizer:
+  backend: extractive  # extractive (built in, offline, deterministic) or litellm
+  model: null  # a LiteLLM model string, e.g. openai/gpt-4o-mini; also --model or MEMTREE_MODEL
+  api_base: null  # an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1
+  temperature: 0
+  timeout: 120  # seconds per LLM call
+  concurrency: 4  # LLM calls in flight at once
+  max_calls: null  # per compaction run; the rest waits for the next run
+  max_cost: null  # USD per compaction run
+  max_input_tokens: null  # split larger inputs (map-reduce); null: from the model's context window
+
+budgets:  # tokens
+  root: 3000  # ROOT.md, the index loaded at session start
+  daily: 400
+  weekly: 600
+  monthly: 800
+  recall: 5000  # default for `memtree recall` without --budget
+
+settle_hours: 2  # a day, week or month is summarized this long after it ends
+
+redaction:
+  enabled: true  # replace API keys, tokens, private keys and passwords before anything is written
+  disabled_rules: []  # rule names to skip, e.g. [jwt]
+
+topics:
+  aliases: {{}}  # extra aliases, e.g. {{k8s: kubernetes, pg: postgres}}
+
+facts:
+  min_confidence: 0.6  # facts below this are not stored
+
+tokenizer: o200k_base  # tiktoken encoding; counts are approximate (chars/4) when it is unavailable
+"""
+
+
+def _load_yaml(text: str, source: str) -> dict[str, Any]:
+    import yaml  # not at module level: `memtree add` reads the cached config instead (see vault.load_config)
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(text, Loader=loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(
+            f"{source} is not valid YAML{where}",
+            hint="fix the file, or compare it with `memtree init` in an empty folder",
+        ) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source} must be a mapping of settings", hint="see README.md, Configuration")
+    return data
+
+
+def _typed(name: str, value: Any, annotation: Any) -> Any:
+    """Checks one setting against its annotation (int, float, str, bool, optionally None)."""
+    options = get_args(annotation) or (annotation,)
+    base = next(t for t in options if t is not type(None))
+    if value is None:
+        if type(None) in options:
+            return None
+        raise ConfigError(f"memtree.yaml: {name} must not be empty", hint="remove the line to use the default")
+    if base is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, base) or (isinstance(value, bool) and base is not bool):
+        kind = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}[base]
+        raise ConfigError(f"memtree.yaml: {name} must be {kind}, not {value!r}", hint="see README.md, Configuration")
+    if base in (int, float) and value < 0:
+        raise ConfigError(f"memtree.yaml: {name} must not be negative", hint="see README.md, Configuration")
+    return value
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name) or {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"memtree.yaml: {name} must be a mapping", hint="see README.md, Configuration")
+    return value
+
+
+def _dataclass_from(cls: Any, values: dict[str, Any], section: str) -> Any:
+    hints = get_type_hints(cls)
+    kwargs = {
+        f.name: _typed(f"{section}.{f.name}", values[f.name], hints[f.name]) for f in fields(cls) if f.name in values
+    }
+    return cls(**kwargs)
+
+
+def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
+    """Reads memtree.yaml; unknown keys are ignored (and reported by `memtree doctor`)."""
+    if len(text.encode("utf-8")) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{source} is larger than {MAX_CONFIG_BYTES // 1024} KB", hint="it should hold a few settings"
+        )
+    data = _load_yaml(text, source)
+    timezone = data.get("timezone", "UTC")
+    if not isinstance(timezone, str) or not _valid_zone(timezone):
+        raise ConfigError(
+            f"memtree.yaml: unknown time zone {timezone!r}", hint="use an IANA name such as Europe/Paris or UTC"
+        )
+    summarizer: SummarizerConfig = _dataclass_from(SummarizerConfig, _section(data, "summarizer"), "summarizer")
+    if summarizer.backend not in BACKENDS:
+        raise ConfigError(
+            f"memtree.yaml: unknown summarizer backend {summarizer.backend!r}", hint=f"use one of {', '.join(BACKENDS)}"
+        )
+    if summarizer.concurrency < 1:
+        raise ConfigError("memtree.yaml: summarizer.concurrency must be at least 1", hint="try 4")
+    budgets: Budgets = _dataclass_from(Budgets, _section(data, "budgets"), "budgets")
+    if min(budgets.root, budgets.daily, budgets.weekly, budgets.monthly, budgets.recall) < 50:
+        raise ConfigError(
+            "memtree.yaml: budgets must be at least 50 tokens", hint="the defaults are 3000/400/600/800/5000"
+        )
+    redaction = _section(data, "redaction")
+    disabled = redaction.get("disabled_rules") or []
+    if not isinstance(disabled, list) or not all(isinstance(r, str) for r in disabled):
+        raise ConfigError("memtree.yaml: redaction.disabled_rules must be a list of rule names", hint="e.g. [jwt]")
+    from .redact import RULE_NAMES
+
+    unknown = sorted(set(disabled) - RULE_NAMES)
+    if unknown:
+        raise ConfigError(
+            f"memtree.yaml: unknown redaction rule {unknown[0]!r}", hint=f"known rules: {', '.join(sorted(RULE_NAMES))}"
+        )
+    aliases = _section(data, "topics").get("aliases") or {}
+    if not isinstance(aliases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in aliases.items()):
+        raise ConfigError("memtree.yaml: topics.aliases must map names to names", hint="e.g. {k8s: kubernetes}")
+    defaults = Config()
+    return Config(
+        timezone=timezone,
+        summarizer=summarizer,
+        budgets=budgets,
+        settle_hours=_typed("settle_hours", data.get("settle_hours", defaults.settle_hours), float),
+        redaction=_typed("redaction.enabled", redaction.get("enabled", True), bool),
+        disabled_rules=tuple(disabled),
+        aliases=dict(sorted(aliases.items())),
+        fact_min_confidence=_typed("facts.min_confidence", _section(data, "facts").get("min_confidence", 0.6), float),
+        tokenizer=_typed("tokenizer", data.get("tokenizer", defaults.tokenizer), str),
+    )
+
+
+def find_vault(
+    explicit: Path | str | None = None, env: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Path:
+    """The vault folder: --vault, then $MEMTREE_VAULT, then the nearest folder upward with memtree.yaml."""
+    env = os.environ if env is None else env
+    for given, origin in ((explicit, "--vault"), (env.get(ENV_VAULT) or None, ENV_VAULT)):
+        if given is not None:
+            folder = Path(given).expanduser().absolute()
+            if not (folder / CONFIG_FILE).is_file():
+                raise VaultNotFoundError(
+                    f"{folder} is not a memtree vault ({origin} points at it, but it has no {CONFIG_FILE})",
+                    hint=f"run `memtree --vault {folder} init`, or fix {origin}",
+                )
+            return folder
+    start = (cwd or Path.cwd()).absolute()
+    for folder in (start, *start.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+    raise VaultNotFoundError(
+        "no memtree vault here or in any parent folder",
+        hint="run `memtree init` in the vault folder, or pass --vault DIR, or set MEMTREE_VAULT",
+    )
+
+
+def init_target(
+    explicit: Path | str | None = None, env: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Path:
+    """Where `memtree init` creates a vault: --vault, then $MEMTREE_VAULT, then the current folder."""
+    env = os.environ if env is None else env
+    given = explicit if explicit is not None else (env.get(ENV_VAULT) or None)
+    return Path(given).expanduser().absolute() if given is not None else (cwd or Path.cwd()).absolute()
+
+
+def config_to_data(config: Config) -> dict[str, Any]:
+    """A JSON-able copy of a parsed config (what the cache under .memtree/ holds)."""
+    return asdict(config)
+
+
+def config_from_data(data: dict[str, Any]) -> Config:
+    return Config(
+        timezone=data["timezone"],
+        summarizer=SummarizerConfig(**data["summarizer"]),
+        budgets=Budgets(**data["budgets"]),
+        settle_hours=data["settle_hours"],
+        redaction=data["redaction"],
+        disabled_rules=tuple(data["disabled_rules"]),
+        aliases=dict(data["aliases"]),
+        fact_min_confidence=data["fact_min_confidence"],
+        tokenizer=data["tokenizer"],
+    )
