@@ -1,0 +1,671 @@
+"""Readers for conversation exports: a file in, a stream of records out.
+
+This module only parses. Each record carries the fields `memtree add` takes (id, timestamp,
+speaker, text, session, source, topics, importance) with their types checked; the vault
+validates the values (id pattern, timestamp parse), redacts, derives missing ids and writes.
+
+Errors, in one rule: `read_records` and `detect_format` raise `InvalidInputError` only before
+any record is read (no such file, a directory, unreadable, format unknown or ambiguous) and
+`UsageError` for an unknown format name. From then on every problem is a `BadRecord` in the
+stream and reading goes on: a bad line of a JSONL file, a conversation without a mapping, a
+turn without text. A JSON format whose whole file cannot be parsed (empty, truncated, not
+UTF-8, not JSON, a top level of the wrong shape) yields exactly one `BadRecord("file", ...)`.
+
+Formats:
+- jsonl: memtree's own contract, one object per line (see `_contract_fields`).
+- claude-code: a session transcript, ~/.claude/projects/<project>/<session-uuid>.jsonl.
+- chatgpt: conversations.json from a ChatGPT data export (the active branch of each).
+- locomo: the LoCoMo research layout (a list of samples with session_N turn lists).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidInputError, UsageError
+from .model import valid_id
+
+FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo")
+FORMAT_HINT = "pass --format jsonl|claude-code|chatgpt|locomo"
+SNIFF_BYTES = 64 * 1024  # a LoCoMo file opens with its qa list: its own keys come later
+SNIFF_LINES = 20
+PROGRESS_EVERY = 1000  # lines, for the line formats
+
+Progress = Callable[[int, int], None]
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """One chunk to be: where it came from and its fields, types checked, values not yet."""
+
+    position: str  # "line 12", "conversation 3, message 7", "conv-26 session_2 turn 5"
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BadRecord:
+    """A record that could not be read, and why, in one line."""
+
+    position: str
+    reason: str
+
+
+class _Malformed(Exception):
+    """A record that cannot be used; the message is the reason a BadRecord carries."""
+
+
+def read_records(
+    path: Path, fmt: str | None = None, progress: Progress | None = None
+) -> Iterator[ImportRecord | BadRecord]:
+    """Stream the records of an export file, detecting its format when `fmt` is None.
+
+    The file is checked (and the format detected) at call time, so a missing file or an
+    unknown format raises here rather than at the first `next()`. `progress(done, total)`
+    is called now and then: bytes for the line formats, conversations or samples for the
+    whole-JSON ones. Same file, same records in the same order.
+    """
+    path = Path(path)
+    _check_file(path)
+    if fmt is None:
+        fmt = detect_format(path)
+    elif fmt not in _READERS:
+        raise UsageError(f"unknown import format {fmt!r}", hint=FORMAT_HINT)
+    return _READERS[fmt](path, progress or _no_progress)
+
+
+def detect_format(path: Path) -> str:
+    """Guess the format from the first 64 KB: up to 20 JSON lines are classified one by one,
+    a JSON document (it opens with `[`, or `{` alone on its line) by its structure or by the
+    keys it opens with. Raises InvalidInputError when unknown or ambiguous."""
+    path = Path(path)
+    _check_file(path)
+    with path.open("rb") as stream:
+        head = stream.read(SNIFF_BYTES + 1)
+    complete = len(head) <= SNIFF_BYTES
+    text = head[:SNIFF_BYTES].decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if not text:
+        raise InvalidInputError(f"cannot detect the format of {path}: the file is empty", hint=FORMAT_HINT)
+    lines = text.split("\n")  # not splitlines(): JSON strings may hold U+2028 and friends
+    if not complete:
+        lines = lines[:-1]  # the last line may be cut short
+    kinds: set[str] | None = None
+    if text.startswith("{") and lines and lines[0].strip() != "{":
+        kinds = _lines_kinds([line for line in lines if line.strip()][:SNIFF_LINES])
+    if kinds is None and text.startswith(("[", "{")):  # a document: pretty-printed, or one long line
+        kinds = _document_kinds(text, complete)
+    kinds = kinds or set()
+    if len(kinds) == 1:
+        return kinds.pop()
+    if kinds:
+        candidates = " or ".join(sorted(kinds))
+        raise InvalidInputError(f"cannot tell the format of {path}: it could be {candidates}", hint=FORMAT_HINT)
+    raise InvalidInputError(
+        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, "
+        "a ChatGPT conversations.json or a LoCoMo file",
+        hint=FORMAT_HINT,
+    )
+
+
+def _check_file(path: Path) -> None:
+    if path.is_dir():
+        raise InvalidInputError(f"{path} is a directory", hint="import one file at a time")
+    try:
+        with path.open("rb"):
+            pass
+    except FileNotFoundError:
+        raise InvalidInputError(f"{path}: no such file", hint="check the path") from None
+    except OSError as error:
+        raise InvalidInputError(f"cannot read {path}: {error.strerror}", hint="check the file's permissions") from None
+
+
+def _value_kinds(value: Any) -> set[str]:
+    """The formats one parsed JSON value (a line, or a whole small file) looks like."""
+    if isinstance(value, list):
+        first = next((item for item in value if isinstance(item, dict)), None)
+        if first is None:
+            return set()
+        kinds = set()
+        if "mapping" in first:
+            kinds.add("chatgpt")
+        if _looks_like_locomo(first):
+            kinds.add("locomo")
+        return kinds
+    if not isinstance(value, dict):
+        return set()
+    kinds = set()
+    kind = value.get("type")
+    if (
+        "sessionId" in value
+        or (kind in ("user", "assistant") and isinstance(value.get("message"), dict))
+        or (kind == "summary" and "leafUuid" in value)
+    ):
+        kinds.add("claude-code")
+    if "text" in value and "timestamp" in value:
+        kinds.add("jsonl")
+    if "mapping" in value:
+        kinds.add("chatgpt")
+    if _looks_like_locomo(value):
+        kinds.add("locomo")
+    return kinds
+
+
+def _looks_like_locomo(sample: dict[str, Any]) -> bool:
+    conversation = sample.get("conversation")
+    has_turns = "conversation" in sample or "session_1" in sample
+    speakers = "speaker_a" in sample or (isinstance(conversation, dict) and "speaker_a" in conversation)
+    return has_turns and ("qa" in sample or speakers)
+
+
+def _lines_kinds(lines: list[str]) -> set[str] | None:
+    """JSON lines: the formats of the lines that parse as objects (a cut or bad line says
+    nothing); None when none does, as the text is then more likely one document."""
+    kinds: set[str] = set()
+    objects = False
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        objects = objects or isinstance(value, dict)
+        kinds |= _value_kinds(value)
+    return kinds if objects else None
+
+
+_KEY = re.compile(r'"([A-Za-z0-9_]+)"\s*:')
+
+
+def _document_kinds(head: str, complete: bool) -> set[str]:
+    """A JSON document: its structure when it is small enough to parse here, else the keys
+    its first bytes hold."""
+    if complete:
+        try:
+            return _value_kinds(json.loads(head))
+        except (ValueError, RecursionError):
+            pass
+    keys = set(_KEY.findall(head))
+    kinds = set()
+    if "mapping" in keys:
+        kinds.add("chatgpt")
+    # LoCoMo samples open with a long qa list whose items cite evidence dia_ids.
+    if "speaker_a" in keys or ("qa" in keys and keys & {"conversation", "session_1", "evidence"}):
+        kinds.add("locomo")
+    return kinds
+
+
+def _no_progress(done: int, total: int) -> None:
+    pass
+
+
+# --- shared parsing helpers ---------------------------------------------------------------
+
+
+def _kind(value: Any) -> str:
+    """A value's JSON type name, for reasons."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Malformed(f"invalid JSON: {name} is not allowed")
+
+
+def _parse_json(text: str, whole_file: bool = False) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}" if whole_file else f"column {error.colno}"
+        # "Unterminated string starting at" already ends in "at".
+        raise _Malformed(f"invalid JSON: {error.msg.removesuffix(' at')} at {where}") from None
+    except RecursionError:
+        raise _Malformed("invalid JSON: nested too deeply") from None
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _Malformed(f"invalid UTF-8 at byte {error.start + 1}") from None
+
+
+def _required_str(record: dict[str, Any], name: str) -> str:
+    value = record.get(name)
+    if value is None:
+        raise _Malformed(f"missing '{name}'")
+    if not isinstance(value, str):
+        raise _Malformed(f"'{name}' must be a string, got {_kind(value)}")
+    return value
+
+
+def _optional_str(record: dict[str, Any], name: str) -> str | None:
+    value = record.get(name)
+    if value is not None and not isinstance(value, str):
+        raise _Malformed(f"'{name}' must be a string, got {_kind(value)}")
+    return value
+
+
+def _json_lines(path: Path, progress: Progress) -> Iterator[tuple[str, Any] | BadRecord]:
+    """(position, value) per non-blank line, read in binary so one bad line spoils only itself."""
+    total = path.stat().st_size
+    done = 0
+    progress(0, total)
+    with path.open("rb") as stream:
+        for number, raw in enumerate(stream, start=1):
+            done += len(raw)
+            if number % PROGRESS_EVERY == 0:
+                progress(done, max(done, total))
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            raw = raw.rstrip(b"\r\n")  # a cut last line then reads "Unterminated string"
+            if not raw.strip():
+                continue
+            position = f"line {number}"
+            try:
+                yield position, _parse_json(_decode(raw))
+            except _Malformed as error:
+                yield BadRecord(position, str(error))
+    progress(done, max(done, total))
+
+
+def _load_document(path: Path) -> Any:
+    """A whole-file JSON value; _Malformed if the file as a whole cannot be read."""
+    raw = path.read_bytes()
+    if raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+    if not raw.strip():
+        raise _Malformed("empty file")
+    return _parse_json(_decode(raw), whole_file=True)
+
+
+# --- jsonl: memtree's contract ------------------------------------------------------------
+
+
+def _read_jsonl(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+    for item in _json_lines(path, progress):
+        if isinstance(item, BadRecord):
+            yield item
+            continue
+        position, value = item
+        try:
+            yield ImportRecord(position, _contract_fields(value))
+        except _Malformed as error:
+            yield BadRecord(position, str(error))
+
+
+def _contract_fields(value: Any) -> dict[str, Any]:
+    """{"id"?, "timestamp", "speaker", "text", "session"?, "source"?, "topics"?, "importance"?};
+    other keys are ignored and null means absent for the optional ones."""
+    if not isinstance(value, dict):
+        raise _Malformed(f"expected a JSON object, got {_kind(value)}")
+    fields: dict[str, Any] = {}
+    identifier = _optional_str(value, "id")
+    if identifier is not None:
+        fields["id"] = identifier
+    for name in ("timestamp", "speaker", "text"):
+        fields[name] = _required_str(value, name)
+    for name in ("session", "source"):
+        optional = _optional_str(value, name)
+        if optional is not None:
+            fields[name] = optional
+    topics = value.get("topics")
+    if topics is not None:
+        if not isinstance(topics, list) or not all(isinstance(topic, str) for topic in topics):
+            raise _Malformed("'topics' must be a list of strings")
+        fields["topics"] = list(topics)
+    importance = value.get("importance")
+    if importance is not None:
+        if isinstance(importance, bool) or not isinstance(importance, int | float):
+            raise _Malformed(f"'importance' must be a number, got {_kind(importance)}")
+        fields["importance"] = float(importance)
+    return fields
+
+
+# --- claude-code: session transcripts -----------------------------------------------------
+
+# Text Claude Code puts in the user's turn that the user did not type: slash-command
+# envelopes, local command output, reminders, hook output, interruption notices.
+_HARNESS_PREFIXES = (
+    "<command-name",
+    "<command-message",
+    "<command-args",
+    "<local-command-stdout",
+    "<local-command-stderr",
+    "<local-command-caveat",
+    "<system-reminder",
+    "<task-notification",
+    "<user-prompt-submit-hook",
+    "<bash-input",
+    "<bash-stdout",
+    "<bash-stderr",
+    "[Request interrupted by user",
+)
+# Line flags for text nobody said in this conversation: injected meta, a subagent's side
+# conversation, the summary written after a compaction, a synthetic API error.
+_SKIPPED_FLAGS = ("isMeta", "isSidechain", "isCompactSummary", "isApiErrorMessage")
+
+
+def _read_claude_code(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+    for item in _json_lines(path, progress):
+        if isinstance(item, BadRecord):
+            yield item
+            continue
+        position, value = item
+        try:
+            fields = _claude_fields(value)
+        except _Malformed as error:
+            yield BadRecord(position, str(error))
+            continue
+        if fields is not None:
+            yield ImportRecord(position, fields)
+
+
+def _claude_fields(value: Any) -> dict[str, Any] | None:
+    """The fields of a user or assistant line with readable text; None for every other line."""
+    if not isinstance(value, dict):
+        raise _Malformed(f"expected a JSON object, got {_kind(value)}")
+    speaker = value.get("type")
+    if speaker not in ("user", "assistant") or any(value.get(flag) is True for flag in _SKIPPED_FLAGS):
+        return None
+    message = value.get("message")
+    if not isinstance(message, dict):
+        raise _Malformed(
+            "missing 'message'" if message is None else f"'message' must be an object, got {_kind(message)}"
+        )
+    if message.get("model") == "<synthetic>":
+        return None
+    text = _claude_text(message.get("content"))
+    if not text:
+        return None
+    fields: dict[str, Any] = {}
+    uuid = value.get("uuid")
+    if isinstance(uuid, str) and valid_id(uuid):
+        fields["id"] = uuid
+    fields["timestamp"] = _required_str(value, "timestamp")
+    fields["speaker"] = speaker
+    fields["text"] = text
+    session = value.get("sessionId")
+    if isinstance(session, str) and session:
+        fields["session"] = session
+    fields["source"] = "claude-code"
+    return fields
+
+
+def _claude_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        pieces = [content]
+    elif isinstance(content, list):
+        pieces = [
+            block["text"]
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+        ]
+    else:
+        raise _Malformed(f"'message.content' must be a string or a list of blocks, got {_kind(content)}")
+    kept = [piece.strip() for piece in pieces]
+    return "\n\n".join(piece for piece in kept if piece and not piece.startswith(_HARNESS_PREFIXES))
+
+
+# --- chatgpt: conversations.json ----------------------------------------------------------
+
+
+def _read_chatgpt(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict) and "mapping" in document:
+        document = [document]  # one conversation saved on its own
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, conversation in enumerate(document, start=1):
+        yield from _chatgpt_conversation(f"conversation {number}", conversation)
+        progress(number, len(document))
+
+
+def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecord | BadRecord]:
+    if not isinstance(conversation, dict):
+        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
+        return
+    mapping = conversation.get("mapping")
+    if not isinstance(mapping, dict):
+        yield BadRecord(
+            where,
+            "missing 'mapping'" if mapping is None else f"'mapping' must be an object, got {_kind(mapping)}",
+        )
+        return
+    session = next(
+        (value for key in ("conversation_id", "id") if isinstance(value := conversation.get(key), str) and value),
+        None,
+    )
+    branch, problem = _active_branch(mapping, conversation.get("current_node"))
+    if problem:
+        yield BadRecord(where, problem)
+    for number, (node_id, message) in enumerate(branch, start=1):
+        position = f"{where}, message {number}"
+        try:
+            fields = _chatgpt_fields(message, node_id, session, conversation.get("create_time"))
+        except _Malformed as error:
+            yield BadRecord(position, str(error))
+            continue
+        if fields is not None:
+            yield ImportRecord(position, fields)
+
+
+def _active_branch(mapping: dict[str, Any], current: Any) -> tuple[list[tuple[str, Any]], str | None]:
+    """The (node id, message) pairs the user last saw, root first: from current_node up through
+    the parents. Other children of a fork are abandoned edits and regenerations."""
+    node_id = current if isinstance(current, str) and current in mapping else _last_leaf(mapping)
+    branch: list[tuple[str, Any]] = []
+    seen: set[str] = set()
+    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
+        seen.add(node_id)
+        node = mapping[node_id]
+        if not isinstance(node, dict):
+            branch.reverse()
+            return branch, f"node {node_id!r} is not an object; the messages before it are skipped"
+        if node.get("message") is not None:
+            branch.append((node_id, node["message"]))
+        node_id = node.get("parent")
+    branch.reverse()
+    return branch, None
+
+
+def _last_leaf(mapping: dict[str, Any]) -> str | None:
+    """Without a usable current_node: from the first root, follow the newest child down."""
+    nodes = {key: node for key, node in mapping.items() if isinstance(node, dict)}
+    node_id = next((key for key, node in nodes.items() if node.get("parent") not in nodes), None)
+    seen: set[str] = set()
+    while node_id is not None and node_id not in seen:
+        seen.add(node_id)
+        children = [child for child in nodes[node_id].get("children") or () if child in nodes]
+        if not children:
+            break
+        node_id = children[-1]
+    return node_id
+
+
+def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | None:
+    """A visible user or assistant text message's fields; None for everything else."""
+    if not isinstance(message, dict):
+        raise _Malformed(f"'message' must be an object, got {_kind(message)}")
+    author = message.get("author")
+    if not isinstance(author, dict) or author.get("role") not in ("user", "assistant"):
+        return None
+    metadata = message.get("metadata")
+    if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
+        return None
+    if message.get("recipient") not in (None, "all"):
+        return None  # an assistant call to a tool (browser, python), not a reply
+    content = message.get("content")
+    if not isinstance(content, dict) or content.get("content_type") not in ("text", "multimodal_text"):
+        return None
+    parts = content.get("parts")
+    if not isinstance(parts, list):
+        return None
+    text = "\n".join(part for part in parts if isinstance(part, str) and part.strip()).strip()
+    if not text:
+        return None
+    timestamp = _epoch_iso(message.get("create_time"), "create_time")
+    if timestamp is None:
+        timestamp = _epoch_iso(fallback_time, "conversation create_time")
+    if timestamp is None:
+        raise _Malformed("missing 'create_time' (on the message and on the conversation)")
+    fields: dict[str, Any] = {}
+    message_id = message.get("id")
+    identifier = message_id if isinstance(message_id, str) else node_id
+    if valid_id(identifier):
+        fields["id"] = identifier
+    fields["timestamp"] = timestamp
+    fields["speaker"] = author["role"]
+    fields["text"] = text
+    if session is not None:
+        fields["session"] = session
+    fields["source"] = "chatgpt"
+    return fields
+
+
+def _epoch_iso(value: Any, label: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Malformed(f"'{label}' must be a number of seconds, got {_kind(value)}")
+    try:
+        return datetime.fromtimestamp(value, tz=UTC).isoformat()
+    except (OverflowError, ValueError, OSError):
+        raise _Malformed(f"'{label}' is out of range: {value}") from None
+
+
+# --- locomo: research conversations -------------------------------------------------------
+
+_SESSION_KEY = re.compile(r"session_(\d+)")
+_DIA_ID = re.compile(r"D(\d+):(\d+)")
+_UNSAFE = re.compile(r"[^0-9A-Za-z_-]+")
+# "2:17 pm on 9 May, 2023". Parsed by hand: strptime's %B and %p follow the C locale.
+_LOCOMO_TIME = re.compile(
+    r"\s*(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})\s*", re.IGNORECASE
+)
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+
+
+def _read_locomo(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict):
+        document = [document]  # one sample
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a LoCoMo sample or an array of them, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, sample in enumerate(document, start=1):
+        yield from _locomo_sample(number, sample)
+        progress(number, len(document))
+
+
+def _locomo_sample(number: int, sample: Any) -> Iterator[ImportRecord | BadRecord]:
+    if not isinstance(sample, dict):
+        yield BadRecord(f"sample {number}", f"expected an object, got {_kind(sample)}")
+        return
+    raw_id = sample.get("sample_id")
+    label = raw_id if isinstance(raw_id, str) and raw_id else f"sample-{number}"
+    conversation = sample.get("conversation", sample)  # older files keep the sessions at the top level
+    if not isinstance(conversation, dict):
+        yield BadRecord(label, f"'conversation' must be an object, got {_kind(conversation)}")
+        return
+    sessions = sorted((int(match.group(1)), key) for key in conversation if (match := _SESSION_KEY.fullmatch(key)))
+    if not sessions:
+        yield BadRecord(label, "no session_N turn lists")
+        return
+    prefix = _UNSAFE.sub("-", label)
+    for _, key in sessions:
+        where = f"{label} {key}"
+        turns = conversation[key]
+        if not isinstance(turns, list):
+            yield BadRecord(where, f"'{key}' must be an array of turns, got {_kind(turns)}")
+            continue
+        if not turns:
+            continue
+        start = _locomo_time(conversation.get(f"{key}_date_time"))
+        if start is None:
+            yield BadRecord(where, f"missing or unreadable '{key}_date_time'; its {len(turns)} turns are skipped")
+            continue
+        for index, turn in enumerate(turns):
+            position = f"{where} turn {index + 1}"
+            try:
+                # One second per turn, so the order within a session survives sorting by time.
+                fields = _locomo_fields(turn, prefix, f"{label}-{key}", start + timedelta(seconds=index))
+            except _Malformed as error:
+                yield BadRecord(position, str(error))
+                continue
+            yield ImportRecord(position, fields)
+
+
+def _locomo_fields(turn: Any, prefix: str, session: str, moment: datetime) -> dict[str, Any]:
+    if not isinstance(turn, dict):
+        raise _Malformed(f"expected an object, got {_kind(turn)}")
+    speaker = _required_str(turn, "speaker")
+    text = _required_str(turn, "text")
+    caption = turn.get("blip_caption")
+    if isinstance(caption, str) and caption.strip():
+        text = f"{text} [shares {caption.strip()}]".strip()
+    fields: dict[str, Any] = {}
+    dia_id = turn.get("dia_id")
+    match = _DIA_ID.fullmatch(dia_id.strip()) if isinstance(dia_id, str) else None
+    if match and valid_id(identifier := f"{prefix}-D{match.group(1)}-{match.group(2)}"):
+        fields["id"] = identifier
+    fields["timestamp"] = moment.isoformat()  # naive: the vault applies its time zone
+    fields["speaker"] = speaker
+    fields["text"] = text
+    fields["session"] = session
+    fields["source"] = "locomo"
+    return fields
+
+
+def _locomo_time(value: Any) -> datetime | None:
+    match = _LOCOMO_TIME.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    hour, minute, half, day, month_name, year = match.groups()
+    month = next((i for i, name in enumerate(_MONTHS, start=1) if name.startswith(month_name.lower())), None)
+    if month is None or len(month_name) < 3 or not 1 <= int(hour) <= 12:
+        return None
+    hour24 = int(hour) % 12 + (12 if half.lower() == "p" else 0)
+    try:
+        return datetime(int(year), month, int(day), hour24, int(minute))
+    except ValueError:
+        return None
+
+
+_READERS: dict[str, Callable[[Path, Progress], Iterator[ImportRecord | BadRecord]]] = {
+    "jsonl": _read_jsonl,
+    "claude-code": _read_claude_code,
+    "chatgpt": _read_chatgpt,
+    "locomo": _read_locomo,
+}

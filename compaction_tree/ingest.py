@@ -1,0 +1,243 @@
+"""The write path: turn what an agent or an export hands us into stored chunks.
+
+Every chunk is validated, redacted for secrets and given an id (derived from its content when
+none is supplied) before it reaches raw/. This module stays light: `memtree add` runs it in a
+fresh process after every agent turn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .errors import ConflictError, InvalidInputError, UnsafePathError
+from .model import MAX_TEXT_CHARS, Chunk, derive_chunk_id, valid_id
+from .redact import redact
+from .vault import Vault, sync_all
+
+MAX_SPEAKER = 100
+MAX_LABEL = 200  # session, source, one topic
+MAX_TOPICS = 50
+
+
+def parse_when(value: Any, config: Config) -> datetime:
+    """Any ISO 8601 timestamp (or an aware datetime); naive times are in the vault's zone."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            raise InvalidInputError(
+                f"timestamp {value!r} is not ISO 8601",
+                hint="use e.g. 2026-03-15T14:30:00+01:00, 2026-03-15T13:30Z or 2026-03-15",
+            ) from None
+    else:
+        raise InvalidInputError(f"timestamp must be a string, not {type(value).__name__}", hint="use ISO 8601")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=config.tz)
+    return moment
+
+
+def _label(name: str, value: Any, limit: int) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} must be a string, not {type(value).__name__}", hint=f"pass --{name} TEXT")
+    value = value.strip()
+    if "\n" in value or "\x00" in value or len(value) > limit:
+        raise InvalidInputError(f"{name} must be one line of at most {limit} characters", hint=f"shorten --{name}")
+    return value or None
+
+
+def _check_text(text: Any) -> str:
+    if not isinstance(text, str):
+        raise InvalidInputError(
+            f"text must be a string, not {type(text).__name__}", hint="pass the text as an argument or on stdin with -"
+        )
+    if not text.strip():
+        raise InvalidInputError("the text is empty", hint="pass the text as an argument, or - to read it from stdin")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInputError(
+            f"the text is longer than {MAX_TEXT_CHARS:,} characters",
+            hint="split it into several chunks, one per turn or topic",
+        )
+    if "\x00" in text:
+        raise InvalidInputError(
+            "the text contains a NUL byte", hint="binary data does not belong in memory; strip it first"
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError("the text is not valid UTF-8", hint="convert it to UTF-8 first") from None
+    return text
+
+
+@dataclass(frozen=True)
+class Prepared:
+    chunk: Chunk
+    redactions: Mapping[str, int]
+
+
+def prepare_chunk(fields: Mapping[str, Any], config: Config, now: datetime | None = None) -> Prepared:
+    """Validates one record, redacts its secrets and settles its id; nothing is written."""
+    text = _check_text(fields.get("text"))
+    when = fields.get("timestamp")
+    timestamp = parse_when(when, config) if when is not None else (now or datetime.now(UTC)).astimezone(config.tz)
+    speaker = _label("speaker", fields.get("speaker", "user"), MAX_SPEAKER)
+    if not speaker:
+        raise InvalidInputError("speaker is empty", hint="pass --speaker NAME, e.g. user or assistant")
+    session = _label("session", fields.get("session"), MAX_LABEL)
+    source = _label("source", fields.get("source"), MAX_LABEL)
+    raw_topics = fields.get("topics") or ()
+    if isinstance(raw_topics, str) or not isinstance(raw_topics, Iterable):
+        raise InvalidInputError("topics must be a list of strings", hint='e.g. "topics": ["auth", "cors"]')
+    topics = tuple(dict.fromkeys(t for t in (_label("topic", t, MAX_LABEL) for t in raw_topics) if t))
+    if len(topics) > MAX_TOPICS:
+        raise InvalidInputError(f"more than {MAX_TOPICS} topics", hint="keep the few that matter")
+    importance = fields.get("importance")
+    if importance is not None:
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
+            raise InvalidInputError(
+                f"importance must be a number from 0 to 1, not {importance!r}", hint="e.g. --importance 0.8"
+            )
+        importance = float(importance)
+
+    counts: Counter[str] = Counter()
+
+    def clean(value: str) -> str:
+        if not config.redaction:
+            return value
+        result = redact(value, disabled=config.disabled_rules)
+        counts.update(result.counts)
+        return result.text
+
+    text, speaker = clean(text), clean(speaker)
+    session = clean(session) if session else None
+    source = clean(source) if source else None
+
+    chunk_id = fields.get("id")
+    if chunk_id is None or chunk_id == "":
+        chunk_id = derive_chunk_id(timestamp, speaker, text, session, source)
+    elif not isinstance(chunk_id, str) or not valid_id(chunk_id):
+        shown = repr(chunk_id)[:80]
+        raise InvalidInputError(
+            f"invalid id {shown}: ids are 1-64 characters of A-Z a-z 0-9 _ -",
+            hint="leave the id out to derive one from the content",
+        )
+    chunk = Chunk(chunk_id, timestamp, speaker, text, session, source, topics, importance)
+    return Prepared(chunk, dict(sorted(counts.items())))
+
+
+@dataclass(frozen=True)
+class AddResult:
+    id: str
+    path: str
+    created: bool  # False: the identical chunk was already stored (a no-op)
+    redactions: Mapping[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "created": self.created,
+            "redactions": sum(self.redactions.values()),
+            "redacted_rules": dict(self.redactions),
+        }
+
+
+def add(
+    vault: Vault,
+    text: str,
+    *,
+    timestamp: str | datetime | None = None,
+    speaker: str = "user",
+    session: str | None = None,
+    source: str | None = None,
+    topics: Iterable[str] = (),
+    importance: float | None = None,
+    id: str | None = None,
+    now: datetime | None = None,
+) -> AddResult:
+    """Stores one chunk, durably, create-only. No lock: chunk files are unique and never replaced."""
+    fields = {
+        "text": text,
+        "timestamp": timestamp,
+        "speaker": speaker,
+        "session": session,
+        "source": source,
+        "topics": list(topics),
+        "importance": importance,
+        "id": id,
+    }
+    prepared = prepare_chunk(fields, vault.config, now)
+    created = vault.store_chunk(prepared.chunk)
+    return AddResult(prepared.chunk.id, vault.chunk_relpath(prepared.chunk), created, prepared.redactions)
+
+
+@dataclass
+class ImportReport:
+    file: str
+    format: str
+    records: int = 0
+    added: int = 0
+    existing: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (position, reason)
+    redactions: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.failed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "format": self.format,
+            "records": self.records,
+            "added": self.added,
+            "existing": self.existing,
+            "failed": len(self.failed),
+            "errors": [{"position": p, "reason": r} for p, r in self.failed],
+            "redactions": sum(self.redactions.values()),
+            "redacted_rules": dict(sorted(self.redactions.items())),
+        }
+
+
+def import_file(
+    vault: Vault, path: Path, fmt: str | None = None, progress: Callable[[int, int], None] | None = None
+) -> ImportReport:
+    """Imports every good record of an export; bad ones are reported with their position and skipped.
+
+    Importing the same file twice adds nothing: ids come from the export or from the content.
+    """
+    from .importers import BadRecord, detect_format, read_records
+
+    fmt = fmt or detect_format(path)
+    report = ImportReport(str(path), fmt)
+    for item in read_records(path, fmt, progress):
+        report.records += 1
+        if isinstance(item, BadRecord):
+            report.failed.append((item.position, item.reason))
+            continue
+        try:
+            prepared = prepare_chunk(item.fields, vault.config)
+            created = vault.store_chunk(prepared.chunk, durable=False)
+        except (InvalidInputError, ConflictError) as exc:
+            report.failed.append((item.position, exc.message))
+            continue
+        except UnsafePathError:
+            raise
+        report.redactions.update(prepared.redactions)
+        if created:
+            report.added += 1
+        else:
+            report.existing += 1
+    if report.added:
+        sync_all()
+    return report

@@ -1,0 +1,707 @@
+"""importers: every format from synthetic fixtures, bad records with their positions, detection."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compaction_tree.errors import InvalidInputError, UsageError
+from compaction_tree.importers import (
+    FORMAT_HINT,
+    FORMATS,
+    BadRecord,
+    ImportRecord,
+    detect_format,
+    read_records,
+)
+
+Record = ImportRecord | BadRecord
+
+
+def write(tmp_path: Path, name: str, lines: list[str | bytes | dict[str, Any]]) -> Path:
+    """A file of lines: dicts are dumped as JSON, bytes are written as they are."""
+    path = tmp_path / name
+    data = b"".join(
+        (line if isinstance(line, bytes) else (line if isinstance(line, str) else json.dumps(line)).encode()) + b"\n"
+        for line in lines
+    )
+    path.write_bytes(data)
+    return path
+
+
+def write_json(tmp_path: Path, name: str, value: Any, indent: int | None = 2) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(value, indent=indent), encoding="utf-8")
+    return path
+
+
+def good(records: Iterable[Record]) -> list[ImportRecord]:
+    return [record for record in records if isinstance(record, ImportRecord)]
+
+
+def bad(records: list[Record]) -> list[tuple[str, str]]:
+    return [(record.position, record.reason) for record in records if isinstance(record, BadRecord)]
+
+
+# --- jsonl --------------------------------------------------------------------------------
+
+FULL = {
+    "id": "c-001",
+    "timestamp": "2026-03-15T09:30:00+01:00",
+    "speaker": "alice",
+    "text": "Deploy fails with a connection timeout.",
+    "session": "s1",
+    "source": "slack",
+    "topics": ["deploy", "timeouts"],
+    "importance": 1,
+    "extra": "ignored",
+}
+
+
+def test_jsonl_passes_the_contract_fields_through(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "in.jsonl",
+        [
+            FULL,
+            {"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob", "text": "no id here"},
+            {
+                "id": None,
+                "timestamp": "t",
+                "speaker": "bob",
+                "text": "nulls",
+                "session": None,
+                "topics": None,
+            },
+        ],
+    )
+    records = list(read_records(path, "jsonl"))
+    assert records == [
+        ImportRecord(
+            "line 1",
+            {
+                "id": "c-001",
+                "timestamp": "2026-03-15T09:30:00+01:00",
+                "speaker": "alice",
+                "text": "Deploy fails with a connection timeout.",
+                "session": "s1",
+                "source": "slack",
+                "topics": ["deploy", "timeouts"],
+                "importance": 1.0,
+            },
+        ),
+        ImportRecord("line 2", {"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob", "text": "no id here"}),
+        ImportRecord("line 3", {"timestamp": "t", "speaker": "bob", "text": "nulls"}),
+    ]
+    assert isinstance(good(records)[0].fields["importance"], float)
+
+
+def test_jsonl_reports_each_bad_line_and_reads_the_rest(tmp_path: Path) -> None:
+    ok = {"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob", "text": "fine"}
+    path = write(
+        tmp_path,
+        "in.jsonl",
+        [
+            ok,
+            '{"timestamp": "2026-03-15T10:00:00Z" "speaker": "bob"}',
+            "[1, 2]",
+            {"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob"},
+            {"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob", "text": 42},
+            "",
+            b'{"timestamp": "2026-03-15T10:00:00Z", "speaker": "bob", "text": "caf\xe9"}',
+            {**ok, "topics": "deploy"},
+            {**ok, "importance": True},
+            '{"timestamp": "t", "speaker": "bob", "text": "x", "importance": NaN}',
+            {**ok, "timestamp": 1712345678},
+            {**ok, "speaker": ["bob"]},
+            {**ok, "id": 7},
+            "[" * 100_000,
+            ok,
+        ],
+    )
+    records = list(read_records(path, "jsonl"))
+    assert [record.position for record in good(records)] == ["line 1", "line 15"]
+    assert bad(records) == [
+        ("line 2", "invalid JSON: Expecting ',' delimiter at column 38"),
+        ("line 3", "expected a JSON object, got array"),
+        ("line 4", "missing 'text'"),
+        ("line 5", "'text' must be a string, got number"),
+        ("line 7", "invalid UTF-8 at byte 69"),
+        ("line 8", "'topics' must be a list of strings"),
+        ("line 9", "'importance' must be a number, got boolean"),
+        ("line 10", "invalid JSON: NaN is not allowed"),
+        ("line 11", "'timestamp' must be a string, got number"),
+        ("line 12", "'speaker' must be a string, got array"),
+        ("line 13", "'id' must be a string, got number"),
+        ("line 14", "invalid JSON: nested too deeply"),
+    ]
+
+
+def test_jsonl_truncated_last_line_is_one_bad_record(tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b'{"timestamp": "t", "speaker": "a", "text": "whole"}\n{"timestamp": "t", "spea')
+    records = list(read_records(path, "jsonl"))
+    assert [record.position for record in good(records)] == ["line 1"]
+    assert bad(records) == [("line 2", "invalid JSON: Unterminated string starting at column 20")]
+
+
+def test_jsonl_empty_file_and_blank_lines_give_nothing(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    blank = write(tmp_path, "blank.jsonl", ["", "   ", "\t"])
+    assert list(read_records(empty, "jsonl")) == []
+    assert list(read_records(blank, "jsonl")) == []
+
+
+def test_jsonl_bom_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "windows.jsonl"
+    line = b'{"timestamp": "t", "speaker": "a", "text": "x"}'
+    path.write_bytes(b"\xef\xbb\xbf" + line + b"\r\n" + line + b"\r\n")
+    records = list(read_records(path, "jsonl"))
+    assert [record.position for record in good(records)] == ["line 1", "line 2"]
+    assert bad(records) == []
+
+
+def test_jsonl_text_is_not_stripped_or_split_on_unicode_separators(tmp_path: Path) -> None:
+    text = "  one\u2028two\x1cthree  "
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"timestamp": "t", "speaker": "a", "text": text}, ensure_ascii=False) + "\n")
+    [record] = read_records(path)
+    assert isinstance(record, ImportRecord)
+    assert record.fields["text"] == text
+
+
+def test_jsonl_ten_thousand_lines_stream_quickly(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    with path.open("w", encoding="utf-8") as stream:
+        for n in range(10_000):
+            line = {
+                "id": f"c{n}",
+                "timestamp": "2026-03-15T10:00:00Z",
+                "speaker": "a",
+                "text": f"message {n}",
+            }
+            stream.write(json.dumps(line) + "\n")
+    calls: list[tuple[int, int]] = []
+    started = time.perf_counter()
+    records = list(read_records(path, "jsonl", progress=lambda done, total: calls.append((done, total))))
+    elapsed = time.perf_counter() - started
+    assert len(good(records)) == 10_000
+    assert records[-1].position == "line 10000"
+    assert elapsed < 2.0
+    size = path.stat().st_size
+    assert calls[0] == (0, size) and calls[-1] == (size, size)
+    assert len(calls) > 2  # called along the way, not only at the ends
+
+
+# --- claude-code --------------------------------------------------------------------------
+
+SESSION = "4f35e220-c435-4cf7-b9b9-f40426042847"
+
+
+def claude(kind: str, content: Any, n: int, **extra: Any) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "type": kind,
+        "message": {"role": kind, "content": content},
+        "uuid": f"00000000-0000-0000-0000-{n:012d}",
+        "timestamp": f"2025-05-26T07:{n:02d}:00.000Z",
+        "sessionId": SESSION,
+        "cwd": "/home/user/app",
+    }
+    line.update(extra)
+    return line
+
+
+def claude_transcript(tmp_path: Path) -> Path:
+    thinking = {"type": "thinking", "thinking": "private reasoning", "signature": "x"}
+    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}
+    tool_result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "file.txt"}
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}
+    synthetic = claude("assistant", [{"type": "text", "text": "No response requested."}], 10)
+    synthetic["message"]["model"] = "<synthetic>"
+    no_timestamp = claude("user", "when did this start?", 15)
+    del no_timestamp["timestamp"]
+    no_session = claude("user", "no session id on this line", 18)
+    del no_session["sessionId"]
+    return write(
+        tmp_path,
+        f"{SESSION}.jsonl",
+        [
+            {
+                "type": "summary",
+                "summary": "Deploy timeout",
+                "leafUuid": "00000000-0000-0000-0000-000000000009",
+            },
+            {"type": "file-history-snapshot", "messageId": "m0", "snapshot": {}, "isSnapshotUpdate": False},
+            claude(
+                "user",
+                "<local-command-caveat>Caveat: generated by local commands</local-command-caveat>",
+                3,
+                isMeta=True,
+            ),
+            claude("user", "<command-name>/clear</command-name>\n<command-message>clear</command-message>", 4),
+            claude("user", "Why does the deploy time out?", 5),
+            claude("assistant", [thinking, {"type": "text", "text": "Let me check the logs."}, tool_use], 6),
+            claude("user", [tool_result], 7),
+            claude(
+                "assistant",
+                [
+                    {"type": "text", "text": "The pool is too small."},
+                    {"type": "text", "text": "Raise it to 20."},
+                ],
+                8,
+            ),
+            claude("user", [{"type": "text", "text": "thanks, see the screenshot"}, image], 9),
+            synthetic,
+            claude("assistant", [{"type": "text", "text": "API Error: 529"}], 11, isApiErrorMessage=True),
+            claude("user", "subagent prompt", 12, isSidechain=True),
+            claude("user", "This session is being continued...", 13, isCompactSummary=True),
+            {
+                "type": "system",
+                "subtype": "turn_duration",
+                "uuid": "u14",
+                "timestamp": "2025-05-26T07:14:00Z",
+            },
+            no_timestamp,
+            '{"type": "user", "message": {"role": "user", "content": "cut',
+            claude("user", "odd uuid", 17, uuid="not a valid id!"),
+            no_session,
+            claude(
+                "user",
+                [
+                    {"type": "text", "text": "<system-reminder>ignore</system-reminder>"},
+                    {"type": "text", "text": "  and the retries?  "},
+                ],
+                19,
+            ),
+            claude("user", [{"type": "text", "text": "[Request interrupted by user]"}], 20),
+            claude("user", 42, 21),
+        ],
+    )
+
+
+def test_claude_code_imports_user_and_assistant_text_only(tmp_path: Path) -> None:
+    records = list(read_records(claude_transcript(tmp_path), "claude-code"))
+    texts = [(record.position, record.fields["speaker"], record.fields["text"]) for record in good(records)]
+    assert texts == [
+        ("line 5", "user", "Why does the deploy time out?"),
+        ("line 6", "assistant", "Let me check the logs."),
+        ("line 8", "assistant", "The pool is too small.\n\nRaise it to 20."),
+        ("line 9", "user", "thanks, see the screenshot"),
+        ("line 17", "user", "odd uuid"),
+        ("line 18", "user", "no session id on this line"),
+        ("line 19", "user", "and the retries?"),
+    ]
+    assert bad(records) == [
+        ("line 15", "missing 'timestamp'"),
+        ("line 16", "invalid JSON: Unterminated string starting at column 57"),
+        ("line 21", "'message.content' must be a string or a list of blocks, got number"),
+    ]
+
+
+def test_claude_code_field_mapping(tmp_path: Path) -> None:
+    by_line = {record.position: record.fields for record in good(read_records(claude_transcript(tmp_path)))}
+    assert by_line["line 5"] == {
+        "id": "00000000-0000-0000-0000-000000000005",
+        "timestamp": "2025-05-26T07:05:00.000Z",
+        "speaker": "user",
+        "text": "Why does the deploy time out?",
+        "session": SESSION,
+        "source": "claude-code",
+    }
+    assert "id" not in by_line["line 17"]  # the vault derives one
+    assert "session" not in by_line["line 18"]
+
+
+# --- chatgpt ------------------------------------------------------------------------------
+
+
+def node(
+    node_id: str,
+    parent: str | None,
+    children: list[str],
+    role: str | None = None,
+    parts: list[Any] | None = None,
+    create_time: float | None = 1712345679.25,
+    content_type: str = "text",
+    **message: Any,
+) -> dict[str, Any]:
+    body = None
+    if role is not None:
+        body = {
+            "id": f"msg-{node_id}",
+            "author": {"role": role, "name": None, "metadata": {}},
+            "create_time": create_time,
+            "content": {"content_type": content_type, "parts": parts or []},
+            "status": "finished_successfully",
+            "metadata": {},
+            "recipient": "all",
+            **message,
+        }
+    return {"id": node_id, "message": body, "parent": parent, "children": children}
+
+
+def mapping(*nodes: dict[str, Any]) -> dict[str, Any]:
+    return {item["id"]: item for item in nodes}
+
+
+def chatgpt_export() -> list[Any]:
+    hidden = {"is_visually_hidden_from_conversation": True}
+    first = {
+        "title": "Deploy timeout",
+        "create_time": 1712345600.0,
+        "conversation_id": "conv-a",
+        "id": "conv-a",
+        "current_node": "n9",
+        "mapping": mapping(
+            node("root", None, ["n1"]),
+            node("n1", "root", ["n2"], "system", ["you are helpful"], metadata=hidden),
+            node("n2", "n1", ["n3"], "user", ["context the user never saw"], metadata=hidden),
+            node("n3", "n2", ["n4old", "n4"], "user", ["The deploy fails with a timeout."]),
+            node("n4old", "n3", [], "assistant", ["An abandoned first answer."]),
+            node("n4", "n3", ["n5"], "assistant", ["search('pool size')"], recipient="browser"),
+            node("n5", "n4", ["n6"], "tool", ["traceback"]),
+            node("n6", "n5", ["n7"], "assistant", ["import os"], content_type="code"),
+            node(
+                "n7",
+                "n6",
+                ["n8"],
+                "assistant",
+                [{"asset_pointer": "file-1"}, "The pool is too small.", ""],
+                content_type="multimodal_text",
+            ),
+            node("n8", "n7", ["n9"], "user", ["   "]),
+            node("n9", "n8", [], "user", ["thanks"], create_time=None, id="bad id!"),
+        ),
+    }
+    no_current = {
+        "conversation_id": "conv-b",
+        "create_time": 1712345600.0,
+        "mapping": mapping(
+            node("r", None, ["a"]),
+            node("a", "r", ["b1", "b2"], "user", ["question"]),
+            node("b1", "a", [], "assistant", ["older reply"]),
+            node("b2", "a", [], "assistant", ["newer reply"]),
+        ),
+    }
+    no_time = {
+        "id": "conv-c",
+        "current_node": "x",
+        "mapping": mapping(node("x", None, [], "user", ["undated"], create_time=None)),
+    }
+    cycle = {
+        "id": "conv-d",
+        "create_time": 1712345600.0,
+        "current_node": "p",
+        "mapping": mapping(node("p", "q", [], "user", ["loop one"]), node("q", "p", ["p"], "user", ["loop two"])),
+    }
+    undated = node("y", None, [], "user", ["x"])
+    undated["message"]["create_time"] = "yesterday"
+    bad_time = {"id": "conv-e", "current_node": "y", "mapping": mapping(undated)}
+    return [first, {"title": "no mapping"}, "not a conversation", no_current, no_time, cycle, bad_time]
+
+
+def test_chatgpt_imports_the_active_branch_text(tmp_path: Path) -> None:
+    records = list(read_records(write_json(tmp_path, "conversations.json", chatgpt_export()), "chatgpt"))
+    rows = [(record.position, record.fields["speaker"], record.fields["text"]) for record in good(records)]
+    assert rows == [
+        ("conversation 1, message 3", "user", "The deploy fails with a timeout."),
+        ("conversation 1, message 7", "assistant", "The pool is too small."),
+        ("conversation 1, message 9", "user", "thanks"),
+        ("conversation 4, message 1", "user", "question"),
+        ("conversation 4, message 2", "assistant", "newer reply"),
+        ("conversation 6, message 1", "user", "loop two"),
+        ("conversation 6, message 2", "user", "loop one"),
+    ]
+    assert bad(records) == [
+        ("conversation 2", "missing 'mapping'"),
+        ("conversation 3", "expected an object, got string"),
+        ("conversation 5, message 1", "missing 'create_time' (on the message and on the conversation)"),
+        ("conversation 7, message 1", "'create_time' must be a number of seconds, got string"),
+    ]
+
+
+def test_chatgpt_field_mapping(tmp_path: Path) -> None:
+    records = good(read_records(write_json(tmp_path, "conversations.json", chatgpt_export(), indent=None)))
+    assert records[0].fields == {
+        "id": "msg-n3",
+        "timestamp": "2024-04-05T19:34:39.250000+00:00",
+        "speaker": "user",
+        "text": "The deploy fails with a timeout.",
+        "session": "conv-a",
+        "source": "chatgpt",
+    }
+    thanks = records[2].fields
+    assert "id" not in thanks  # "bad id!" does not fit the id pattern: the vault derives one
+    assert thanks["timestamp"] == "2024-04-05T19:33:20+00:00"  # the conversation's create_time
+    assert datetime.fromisoformat(thanks["timestamp"]).utcoffset() is not None
+    assert records[3].fields["session"] == "conv-b"
+
+
+@pytest.mark.parametrize("fmt", ["chatgpt", "locomo"])
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "empty file"),
+        (b"  \n", "empty file"),
+        (b'[{"mapping": {"a": ', "invalid JSON: Expecting value at line 1 column 20"),
+        (b'["caf\xe9"]', "invalid UTF-8 at byte 6"),
+        (b"42", "expected"),
+    ],
+)
+def test_whole_json_formats_report_an_unreadable_file_once(
+    tmp_path: Path, fmt: str, content: bytes, reason: str
+) -> None:
+    path = tmp_path / "export.json"
+    path.write_bytes(content)
+    [record] = read_records(path, fmt)
+    assert isinstance(record, BadRecord)
+    assert record.position == "file"
+    assert record.reason.startswith(reason)
+
+
+def test_chatgpt_progress_counts_conversations(tmp_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    path = write_json(tmp_path, "conversations.json", chatgpt_export())
+    list(read_records(path, "chatgpt", progress=lambda done, total: calls.append((done, total))))
+    assert calls[0] == (0, 7) and calls[-1] == (7, 7)
+
+
+# --- locomo -------------------------------------------------------------------------------
+
+
+def locomo_sample() -> dict[str, Any]:
+    turn = {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a cat last week."}
+    return {
+        "qa": [{"question": "What did Ana adopt?", "answer": "a cat", "evidence": ["D1:1"], "category": 4}],
+        "conversation": {
+            "speaker_a": "Ana",
+            "speaker_b": "Ben",
+            "session_1_date_time": "2:17 pm on 9 May, 2023",
+            "session_1": [
+                turn,
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "Nice! What is its name?"},
+                {
+                    "speaker": "Ana",
+                    "dia_id": "D1:3",
+                    "text": "Miso.",
+                    "blip_caption": "a photo of a grey cat",
+                    "img_url": ["https://example.invalid/cat.jpg"],
+                },
+            ],
+            "session_10_date_time": "12:05 am on 2 January, 2024",
+            "session_10": [{"speaker": "Ben", "dia_id": "D10:1", "text": "Happy new year."}],
+            "session_2_date_time": "9:05 am on 1 June, 2023",
+            "session_2": [
+                {"speaker": "Ben", "dia_id": "D2:1", "text": "How is Miso?"},
+                {"speaker": "Ana", "dia_id": "D2:2"},
+                {"speaker": "Ana", "dia_id": "odd", "text": "Growing fast."},
+                {"speaker": "Ana", "dia_id": "D2:4", "text": "", "blip_caption": "a cat on a sofa"},
+            ],
+            "session_3_date_time": "sometime in June",
+            "session_3": [{"speaker": "Ben", "dia_id": "D3:1", "text": "lost"}],
+            "session_4_date_time": "3:00 pm on 5 July, 2023",
+            "session_4": [],
+            "session_5_date_time": "3:00 pm on 6 July, 2023",
+        },
+        "event_summary": {},
+        "sample_id": "conv 7",
+    }
+
+
+def test_locomo_turns_in_session_order_with_ids_times_and_captions(tmp_path: Path) -> None:
+    records = list(read_records(write_json(tmp_path, "locomo.json", [locomo_sample()]), "locomo"))
+    rows = [
+        (record.position, record.fields.get("id"), record.fields["timestamp"], record.fields["text"])
+        for record in good(records)
+    ]
+    assert rows == [
+        ("conv 7 session_1 turn 1", "conv-7-D1-1", "2023-05-09T14:17:00", "I adopted a cat last week."),
+        ("conv 7 session_1 turn 2", "conv-7-D1-2", "2023-05-09T14:17:01", "Nice! What is its name?"),
+        (
+            "conv 7 session_1 turn 3",
+            "conv-7-D1-3",
+            "2023-05-09T14:17:02",
+            "Miso. [shares a photo of a grey cat]",
+        ),
+        ("conv 7 session_2 turn 1", "conv-7-D2-1", "2023-06-01T09:05:00", "How is Miso?"),
+        ("conv 7 session_2 turn 3", None, "2023-06-01T09:05:02", "Growing fast."),
+        ("conv 7 session_2 turn 4", "conv-7-D2-4", "2023-06-01T09:05:03", "[shares a cat on a sofa]"),
+        ("conv 7 session_10 turn 1", "conv-7-D10-1", "2024-01-02T00:05:00", "Happy new year."),
+    ]
+    assert bad(records) == [
+        ("conv 7 session_2 turn 2", "missing 'text'"),
+        ("conv 7 session_3", "missing or unreadable 'session_3_date_time'; its 1 turns are skipped"),
+    ]
+    assert good(records)[0].fields == {
+        "id": "conv-7-D1-1",
+        "timestamp": "2023-05-09T14:17:00",
+        "speaker": "Ana",
+        "text": "I adopted a cat last week.",
+        "session": "conv 7-session_1",
+        "source": "locomo",
+    }
+
+
+def test_locomo_older_layout_and_a_single_sample(tmp_path: Path) -> None:
+    sample = locomo_sample()
+    flat = {**sample["conversation"], "qa": sample["qa"], "sample_id": "conv-8"}
+    records = good(read_records(write_json(tmp_path, "old.json", flat), "locomo"))
+    assert records[0].fields["id"] == "conv-8-D1-1"
+    assert records[0].fields["session"] == "conv-8-session_1"
+    assert len(records) == 7
+
+
+def test_locomo_bad_samples_are_reported(tmp_path: Path) -> None:
+    no_id = locomo_sample()
+    del no_id["sample_id"]
+    samples = ["oops", {"sample_id": "empty", "conversation": {"speaker_a": "A"}}, no_id]
+    records = list(read_records(write_json(tmp_path, "locomo.json", samples), "locomo"))
+    assert bad(records)[:2] == [
+        ("sample 1", "expected an object, got string"),
+        ("empty", "no session_N turn lists"),
+    ]
+    assert good(records)[0].fields["id"] == "sample-3-D1-1"
+    assert good(records)[0].position == "sample-3 session_1 turn 1"
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("2:17 pm on 9 May, 2023", "2023-05-09T14:17:00"),
+        ("12:05 am on 2 January, 2024", "2024-01-02T00:05:00"),
+        ("12:30 pm on 29 February, 2024", "2024-02-29T12:30:00"),
+        ("9:07 AM on 3 Sept, 2023", "2023-09-03T09:07:00"),
+        ("10:04 am on 19 June 2023", "2023-06-19T10:04:00"),
+        ("2:17 pm on 29 February, 2023", None),
+        ("13:17 pm on 9 May, 2023", None),
+        ("2:17 pm on 9 Ma, 2023", None),
+        ("2023-05-09 14:17", None),
+    ],
+)
+def test_locomo_session_dates(tmp_path: Path, stamp: str, expected: str | None) -> None:
+    sample = {
+        "sample_id": "s",
+        "conversation": {
+            "speaker_a": "A",
+            "session_1_date_time": stamp,
+            "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}],
+        },
+    }
+    [record] = read_records(write_json(tmp_path, "one.json", sample), "locomo")
+    if expected is None:
+        assert isinstance(record, BadRecord)
+    else:
+        assert isinstance(record, ImportRecord)
+        assert record.fields["timestamp"] == expected
+
+
+# --- detection ----------------------------------------------------------------------------
+
+
+def test_detects_each_format(tmp_path: Path) -> None:
+    contract = {"timestamp": "2026-03-15T10:00:00Z", "speaker": "a", "text": "x"}
+    assert detect_format(write(tmp_path, "a.jsonl", [contract, contract])) == "jsonl"
+    assert detect_format(claude_transcript(tmp_path)) == "claude-code"
+    assert detect_format(write_json(tmp_path, "pretty.json", chatgpt_export())) == "chatgpt"
+    assert detect_format(write_json(tmp_path, "mini.json", chatgpt_export(), indent=None)) == "chatgpt"
+    assert detect_format(write_json(tmp_path, "loco.json", [locomo_sample()])) == "locomo"
+    assert detect_format(write_json(tmp_path, "one.json", locomo_sample(), indent=None)) == "locomo"
+    # A document whose first line holds more than its opening brace.
+    compact = json.dumps(locomo_sample(), indent=2).replace("{\n  ", "{", 1)
+    assert detect_format(write(tmp_path, "compact.json", [compact])) == "locomo"
+
+
+def test_detects_large_files_from_their_first_bytes(tmp_path: Path) -> None:
+    # LoCoMo files open with a long qa list; the conversation comes after the sniffed bytes.
+    sample = locomo_sample()
+    sample["qa"] = [{"question": f"q{n}?", "answer": "a", "evidence": ["D1:1"], "category": 1} for n in range(3000)]
+    sample = {"qa": sample.pop("qa"), **sample}
+    for name, value in (("big-locomo.json", [sample]), ("big-sample.json", sample)):
+        path = write_json(tmp_path, name, value, indent=None)
+        assert path.stat().st_size > 128 * 1024
+        assert detect_format(path) == "locomo"
+    conversations = chatgpt_export()[:1] * 300
+    path = write_json(tmp_path, "big-chatgpt.json", conversations, indent=None)
+    assert path.stat().st_size > 128 * 1024
+    assert detect_format(path) == "chatgpt"
+
+
+def test_detection_skips_unparsable_and_neutral_lines(tmp_path: Path) -> None:
+    claude_lines: list[str | bytes | dict[str, Any]] = [
+        "{not json",
+        {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}},
+        claude("user", "hi", 1),
+    ]
+    assert detect_format(write(tmp_path, "c.jsonl", claude_lines)) == "claude-code"
+
+
+def test_detection_reads_records_through_read_records(tmp_path: Path) -> None:
+    path = write_json(tmp_path, "loco.json", [locomo_sample()])
+    assert list(read_records(path)) == list(read_records(path, "locomo"))
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([{"timestamp": "t", "speaker": "a", "text": "x", "sessionId": "s"}], "claude-code or jsonl"),
+        ([{"timestamp": "t", "speaker": "a", "text": "x"}, claude("user", "hi", 1)], "claude-code or jsonl"),
+        ([{"foo": 1}, {"bar": 2}], "not memtree JSONL"),
+        (["just some notes", "in a text file"], "not memtree JSONL"),
+        (["[1, 2, 3]"], "not memtree JSONL"),
+        ([""], "the file is empty"),
+    ],
+)
+def test_ambiguous_or_unknown_input_asks_for_format(
+    tmp_path: Path, lines: list[str | dict[str, Any]], message: str
+) -> None:
+    path = write(tmp_path, "in.txt", list(lines))
+    with pytest.raises(InvalidInputError) as caught:
+        detect_format(path)
+    assert message in caught.value.message
+    assert caught.value.hint == FORMAT_HINT
+    with pytest.raises(InvalidInputError):
+        read_records(path)  # raised at call time, before iteration
+
+
+def test_missing_file_directory_and_unknown_format(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="no such file"):
+        read_records(tmp_path / "absent.jsonl", "jsonl")
+    with pytest.raises(InvalidInputError, match="no such file"):
+        detect_format(tmp_path / "absent.jsonl")
+    with pytest.raises(InvalidInputError, match="is a directory"):
+        read_records(tmp_path, "jsonl")
+    path = write(tmp_path, "a.jsonl", [{"timestamp": "t", "speaker": "a", "text": "x"}])
+    with pytest.raises(UsageError, match="unknown import format"):
+        read_records(path, "csv")
+
+
+# --- every format -------------------------------------------------------------------------
+
+FIXTURES: dict[str, Callable[[Path], Path]] = {
+    "jsonl": lambda tmp_path: write(tmp_path, "in.jsonl", [FULL, "{bad", FULL]),
+    "claude-code": claude_transcript,
+    "chatgpt": lambda tmp_path: write_json(tmp_path, "conversations.json", chatgpt_export()),
+    "locomo": lambda tmp_path: write_json(tmp_path, "locomo.json", [locomo_sample()]),
+}
+
+
+def test_fixtures_cover_every_format() -> None:
+    assert set(FIXTURES) == set(FORMATS)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_same_file_same_records(tmp_path: Path, fmt: str) -> None:
+    path = FIXTURES[fmt](tmp_path)
+    first = list(read_records(path, fmt))
+    assert first == list(read_records(path, fmt))
+    assert good(first) and all(record.fields["text"] for record in good(first))
+    assert detect_format(path) == fmt
