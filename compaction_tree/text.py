@@ -1,0 +1,385 @@
+"""Text analysis shared by the summarizer, the topic index, search and awareness.
+
+Two normal forms of a word:
+- `word_form`: lowercase with plurals folded ("tokens" -> "token", "APIs" -> "api"), but acronyms
+  kept ("CORS" stays "cors", never "cor"). Awareness matches phrases of these, so "auth" never
+  matches "author" and "refresh tokens" matches "refresh token".
+- `stem`: a light suffix stripper on top ("painted", "painting" -> "paint") for ranking recall.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Words, including ones with inner dots, dashes, apostrophes or underscores: fly.io, pg_dump, e-mail, don't
+WORD = re.compile(r"\w+(?:[.'’_-]\w+)*")
+_SPLIT_WORD = re.compile(r"[.'’_-]")
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "couldn",
+        "did",
+        "didn",
+        "do",
+        "does",
+        "doesn",
+        "doing",
+        "don",
+        "down",
+        "during",
+        "each",
+        "either",
+        "else",
+        "even",
+        "ever",
+        "every",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "gets",
+        "got",
+        "had",
+        "hadn",
+        "has",
+        "hasn",
+        "have",
+        "haven",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "isn",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "like",
+        "ll",
+        "m",
+        "me",
+        "might",
+        "more",
+        "most",
+        "must",
+        "mustn",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "oh",
+        "ok",
+        "okay",
+        "on",
+        "once",
+        "one",
+        "only",
+        "or",
+        "other",
+        "others",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "re",
+        "really",
+        "s",
+        "same",
+        "shall",
+        "shan",
+        "she",
+        "should",
+        "shouldn",
+        "so",
+        "some",
+        "such",
+        "t",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "though",
+        "through",
+        "thus",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "us",
+        "ve",
+        "very",
+        "via",
+        "was",
+        "wasn",
+        "way",
+        "we",
+        "well",
+        "were",
+        "weren",
+        "what",
+        "when",
+        "where",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "won",
+        "would",
+        "wouldn",
+        "yeah",
+        "yes",
+        "yet",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "d",
+        "also",
+        "just",
+        "still",
+        "much",
+        "many",
+        "may",
+    ]
+)
+
+# Words ending in s that are not plurals: folding them would make "news" mean "new".
+_NOT_PLURAL = frozenset(
+    [
+        "always",
+        "analysis",
+        "basis",
+        "bias",
+        "bus",
+        "canvas",
+        "chaos",
+        "class",
+        "crisis",
+        "dns",
+        "news",
+        "physics",
+        "perhaps",
+        "plus",
+        "series",
+        "species",
+        "status",
+        "thesis",
+        "this",
+        "thus",
+        "was",
+        "has",
+        "is",
+        "does",
+        "yes",
+        "us",
+        "gas",
+        "lens",
+        "mathematics",
+        "analytics",
+        "economics",
+        "ethics",
+        "kubernetes",
+        "redis",
+        "postgres",
+        "jenkins",
+        "rails",
+        "express",
+        "less",
+        "unless",
+        "various",
+        "previous",
+        "famous",
+        "nervous",
+        "serious",
+        "across",
+        "whereas",
+    ]
+)
+
+
+def fold(text: str) -> str:
+    """NFKC + casefold: the canonical form two spellings must share to be the same name."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@lru_cache(maxsize=65536)
+def word_form(token: str) -> str:
+    """The precise normal form of one token (see the module docstring)."""
+    lower = fold(token)
+    if len(token) >= 3 and token[-1] == "s" and token[:-1].isupper() and token[:-1].isalpha():
+        return lower[:-1]  # APIs, URLs, PRs
+    if len(lower) <= 3 or not lower.isalpha() or lower in _NOT_PLURAL:
+        return lower
+    if token[-1].isupper():  # CORS, AWS, iOS: an acronym, not a plural
+        return lower
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if lower.endswith("es") and lower[:-2].endswith(("ss", "x", "z", "ch", "sh")):
+        return lower[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return lower[:-1]
+    return lower
+
+
+@lru_cache(maxsize=65536)
+def stem(form: str) -> str:
+    """A light stemmer over word forms, for ranking: painted/painting/paints -> paint."""
+    if len(form) <= 4 or not form.isalpha():
+        return form
+    for suffix in ("ing", "ed"):
+        if form.endswith(suffix) and len(form) - len(suffix) >= 3:
+            form = form[: -len(suffix)]
+            if len(form) > 3 and form[-1] == form[-2] and form[-1] not in "lsz":  # running -> run
+                form = form[:-1]
+            break
+    if form.endswith("e") and len(form) > 4:  # baking/bake meet at "bak"; short words keep their e
+        form = form[:-1]
+    return form
+
+
+def tokens(text: str) -> list[str]:
+    """Raw word tokens; compound names (fly.io, pg_dump) also yield their parts, contractions only their parts."""
+    found = []
+    for match in WORD.finditer(text):
+        token = match.group()
+        if token.isalnum():
+            found.append(token)
+            continue
+        if "'" not in token and "’" not in token:
+            found.append(token)
+        found.extend(p for p in _SPLIT_WORD.split(token) if p)
+    return found
+
+
+def content_tokens(text: str) -> list[str]:
+    """Tokens that carry meaning, in order, original spelling kept (stopwords dropped)."""
+    return [t for t in tokens(text) if fold(t) not in STOPWORDS]
+
+
+def word_forms(text: str) -> list[str]:
+    """Precise forms of the content words, in order (what phrase matching sees)."""
+    return [word_form(t) for t in content_tokens(text)]
+
+
+# Ranking keeps more words than awareness does: "now", "usual", "first" help find the latest value.
+RANKING_STOPWORDS = frozenset(
+    """
+a an and are as at be been being but by can could did do does for from had has have he her him his how i if in
+into is it its me my of on or our she so than that the their them then there these they this those to was we
+were what when where which who whom whose why will with would you your s t d ll m re ve
+""".split()
+)
+
+
+def stems(text: str) -> list[str]:
+    """The terms search ranks on: light stems of every word but the most common function words."""
+    return [stem(word_form(t)) for t in tokens(text) if fold(t) not in RANKING_STOPWORDS]
+
+
+# ---------------------------------------------------------------- sentences
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+_ABBREVIATIONS = (
+    "e.g.",
+    "i.e.",
+    "etc.",
+    "vs.",
+    "mr.",
+    "mrs.",
+    "ms.",
+    "dr.",
+    "prof.",
+    "approx.",
+    "no.",
+    "fig.",
+    "cf.",
+    "st.",
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and list items of a chunk, code blocks left out, each on one line."""
+    prose = _FENCE.sub("\n", text)
+    found: list[str] = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)", prose):
+        block = _LIST_ITEM.sub("", block.strip())
+        if not block:
+            continue
+        pieces = _BOUNDARY.split(" ".join(block.split()))
+        merged: list[str] = []
+        for piece in pieces:
+            if merged and merged[-1].lower().endswith(_ABBREVIATIONS):
+                merged[-1] += " " + piece
+            else:
+                merged.append(piece)
+        found.extend(p for p in merged if p)
+    return found

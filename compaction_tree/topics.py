@@ -1,0 +1,248 @@
+"""Topics: which phrases a stretch of conversation is about, and when two names are one topic.
+
+A topic's key is its canonical form: NFKC + casefold, plurals folded, aliases applied
+("Refresh Tokens", "refresh token" and "refresh-tokens" share a key; "k8s" and "Kubernetes"
+too). Candidates are found by statistics, not by a model: names and acronyms, technical
+tokens, and content words and word pairs that recur across chunks and are not generic English.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .summary import TopicStat
+from .text import STOPWORDS, WORD, content_tokens, fold, word_form
+
+# Obvious aliases, as word forms: the left side is read as the right side.
+BUILTIN_ALIASES: dict[str, str] = {
+    "k8s": "kubernetes",
+    "postgresql": "postgres",
+    "psql": "postgres",
+    "pg": "postgres",
+    "js": "javascript",
+    "ts": "typescript",
+    "py": "python",
+    "db": "database",
+    "auth": "authentication",
+    "authn": "authentication",
+    "authz": "authorization",
+    "repo": "repository",
+    "env": "environment",
+    "config": "configuration",
+    "infra": "infrastructure",
+    "ci cd": "ci",
+    "gh": "github",
+    "aws lambda": "lambda",
+    "json web token": "jwt",
+    "golang": "go",
+    "mongo": "mongodb",
+    "node.js": "node",
+    "nodejs": "node",
+    "react.js": "react",
+    "reactjs": "react",
+    "vue.js": "vue",
+    "next.js": "nextjs",
+    "e mail": "email",
+}
+
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]{1,7}s?")
+_TECH = re.compile(r"(?:\w+[._]\w+|[a-z]+[A-Z]\w*|[A-Za-z]+\d+[A-Za-z\d]*)")
+_SENTENCE_END = re.compile(r"[.!?]\s*$")
+
+
+@lru_cache(maxsize=1)
+def generic_words() -> frozenset[str]:
+    """Words too generic to name a topic alone (compaction_tree/data/generic_words.txt)."""
+    try:
+        text = resources.files("compaction_tree").joinpath("data/generic_words.txt").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        text = ""
+    words = {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
+    return frozenset(words | STOPWORDS)
+
+
+def is_generic(form: str) -> bool:
+    return form in generic_words() or len(form) < 3 or form.isdigit()
+
+
+def topic_key(name: str, aliases: Mapping[str, str] = BUILTIN_ALIASES) -> str:
+    """The canonical form two names must share to be one topic.
+
+    Word forms are taken from the original spelling (so "CORS" stays "cors", never "cor"),
+    then folded: "Refresh Tokens" and "refresh token" share a key.
+    """
+    words = (w for t in WORD.findall(unicodedata.normalize("NFKC", name)) for w in t.split("-") if w)
+    forms = [word_form(w) for w in words]
+    key = " ".join(forms)
+    return aliases.get(key, key)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str
+    surface: str  # the spelling as it appeared
+    kind: str  # explicit, name, acronym, tech, pair, word
+
+
+def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
+    """Topic candidates in one chunk (each key at most once), in order of appearance."""
+    found: dict[str, Candidate] = {}
+
+    def put(surface: str, kind: str) -> None:
+        key = topic_key(surface)
+        if key and (key not in found or _KIND_WEIGHT[kind] > _KIND_WEIGHT[found[key].kind]):
+            found[key] = Candidate(key, surface, kind)
+
+    def put_name(run: list[str]) -> None:
+        # a run of capitalized words names something unless every word is generic ("Thanks", "Wow Great");
+        # generic words inside a name stay ("New York", "Super Bowl"), stopwords at its ends do not
+        while run and fold(run[0]) in STOPWORDS:
+            run = run[1:]
+        while run and fold(run[-1]) in STOPWORDS:
+            run = run[:-1]
+        if run and not all(is_generic(word_form(t)) for t in run):
+            put(" ".join(run[-3:]), "name")
+
+    for topic in explicit:
+        put(topic, "explicit")
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        tokens = [m.group() for m in WORD.finditer(sentence)]
+        run: list[str] = []
+        previous = ""
+        for i, token in enumerate(tokens):
+            form = word_form(token)
+            generic = is_generic(form)
+            if "'" in token or "’" in token:  # contractions and possessives: I'm, Caroline's
+                base = re.split(r"['’]", token)[0]
+                if base and base[0].isupper() and not is_generic(word_form(base)):
+                    put_name([*run, base])  # "Caroline's AI": the name ends at the possessive
+                else:
+                    put_name(run)
+                run, previous = [], ""
+                continue
+            if _ACRONYM.fullmatch(token) and form not in generic_words():
+                put(token, "acronym")  # AI, CI, JWT, CORS (two letters are fine when written in capitals)
+            elif _TECH.fullmatch(token) and not generic and not token[0].isdigit():
+                put(token, "tech")
+            # the first word of a sentence is capitalized anyway: it may start a name only if not generic
+            if token[0].isupper() and not (i == 0 and generic):
+                run.append(token)
+            else:
+                put_name(run)
+                run = []
+            if not generic and fold(token) not in STOPWORDS and not token[0].isdigit():
+                put(token, "word")
+                if previous:
+                    put(f"{previous} {token}", "pair")
+                previous = token
+            else:
+                previous = ""
+        put_name(run)
+    return list(found.values())
+
+
+_KIND_WEIGHT = {"explicit": 4.0, "name": 2.0, "acronym": 2.0, "tech": 2.0, "pair": 1.4, "word": 1.0}
+
+
+def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tuple[str, str, int]]:
+    """(key, display name, chunks mentioning it) for the strongest candidates, best first.
+
+    A candidate must recur (two chunks or more) unless it was given explicitly or is a name,
+    an acronym or a technical token; a word inside a chosen pair is dropped when it adds
+    nothing beyond the pair.
+    """
+    df: Counter[str] = Counter()
+    kinds: dict[str, str] = {}
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    for chunk in per_chunk:
+        for c in chunk:
+            df[c.key] += 1
+            surfaces[c.key][c.surface] += 1
+            if _KIND_WEIGHT[c.kind] > _KIND_WEIGHT.get(kinds.get(c.key, "word"), 0) or c.key not in kinds:
+                kinds[c.key] = c.kind
+    scored = []
+    for key in sorted(df):
+        kind, count = kinds[key], df[key]
+        if count < 2 and kind in ("pair", "word"):
+            continue
+        scored.append((-(count * _KIND_WEIGHT[kind]), key))
+    scored.sort()
+    chosen: list[str] = []
+    for _, key in scored:
+        if len(chosen) >= limit:
+            break
+        words = key.split()
+        # "refresh" adds nothing when "refresh token" is chosen and not much more frequent
+        if len(words) == 1 and any(key in other.split() and df[other] * 2 >= df[key] for other in chosen):
+            continue
+        if len(words) == 2 and any(w in chosen and df[w] <= df[key] * 2 for w in words):
+            chosen = [c for c in chosen if not (c in words and df[c] <= df[key] * 2)]
+        chosen.append(key)
+    return [(key, display_name(surfaces[key]), df[key]) for key in chosen]
+
+
+def display_name(surfaces: Mapping[str, int]) -> str:
+    """The most used spelling; ties go to the alphabetically first, for determinism."""
+    return sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+def merge_topics(stats: Iterable[TopicStat], limit: int) -> tuple[TopicStat, ...]:
+    """Topics of children combined under their canonical key: counts add up, dates widen."""
+    merged: dict[str, list[TopicStat]] = defaultdict(list)
+    for stat in stats:
+        merged[topic_key(stat.name)].append(stat)
+    combined = []
+    for key in sorted(merged):
+        group = merged[key]
+        names: Counter[str] = Counter()
+        for s in group:
+            names[s.name] += s.count
+        combined.append(
+            TopicStat(
+                display_name(names),
+                sum(s.count for s in group),
+                min(s.first for s in group),
+                max(s.last for s in group),
+            )
+        )
+    combined.sort(key=lambda t: (-t.count, topic_key(t.name)))
+    return tuple(combined[:limit])
+
+
+def aliases_of(extra: Mapping[str, str] = {}) -> dict[str, str]:
+    """The built-in aliases plus a vault's own (memtree.yaml: topics.aliases), as topic keys."""
+    mine = {topic_key(k, {}): topic_key(v, {}) for k, v in extra.items()}
+    return {**BUILTIN_ALIASES, **mine}
+
+
+MAX_PHRASES = 16
+
+
+def phrases_for(topic: str, aliases: dict[str, str]) -> list[str]:
+    """The phrases (of word forms) that mean topic: its own spelling, its canonical key and its aliases.
+
+    A lowercase query cannot say whether "cors" is an acronym or a plural, so each word also
+    matches its unfolded lowercase form.
+    """
+    key = topic_key(topic, aliases)
+    spellings = [topic, key, *sorted(source for source, target in aliases.items() if target == key)]
+    phrases: set[str] = set()
+    for spelling in spellings:
+        # compound words by their parts: "on-call rotation" must match "on call rotation" too
+        tokens = [t for t in content_tokens(spelling) if t.isalnum() or "." in t]
+        slots = [sorted({word_form(t), fold(t)}) for t in tokens]
+        phrases.update(" ".join(combo) for combo in itertools.islice(itertools.product(*slots), MAX_PHRASES))
+    phrases.discard("")
+    return sorted(phrases)
+
+
+def phrase_query(phrases: Iterable[str]) -> str:
+    """An FTS5 query matching any of the phrases in the index's `words` column."""
+    return " OR ".join(f'words : "{p}"' for p in phrases)
