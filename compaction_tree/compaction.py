@@ -1,0 +1,367 @@
+"""Compaction: plan which summaries are stale, rebuild exactly those, and report. Never prints.
+
+The plan works level by level from a snapshot of the raw chunks taken under the lock:
+- a closed day with chunks gets a daily summary whose input hash covers the summarizer, its
+  parameters and the ordered (id, content hash) of the day's chunks;
+- a closed week gets a weekly summary from its days' summary files (their bytes' hashes), a
+  closed month one from its weeks', so a late chunk dirties its day and that day's ancestors,
+  and nothing else;
+- a summary whose recorded input hash matches the plan is left alone: no call, no write.
+
+A unit that fails writes nothing and blocks only its ancestors; the next run redoes just that.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from .index import ChunkRef, Index, chunk_from_row, natural_ties
+from .markdown import render_summary
+from .model import Chunk, canonical_json, sha256_hex
+from .periods import (
+    Period,
+    children,
+    day_period,
+    is_closed,
+    month_key_of_week,
+    month_period,
+    parse_period,
+    week_period,
+)
+from .summarizers import BudgetReached, Limits, Summarizer, Unit, UnitFailed
+from .summary import CHILD_LEVEL, LEVELS, Level, SourceRef, Summary
+from .vault import Vault
+
+Progress = Callable[[str, int, int], None]  # (level, done, total)
+LOCKED_MESSAGE = "skipped: another compaction holds the lock"
+NO_LIMITS = Limits()
+
+
+@dataclass
+class CompactReport:
+    dry_run: bool = False
+    skipped: str | None = None
+    planned: dict[str, int] = field(default_factory=lambda: {level: 0 for level in LEVELS})
+    written: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    blocked: list[tuple[str, str]] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)
+    calls: int = 0
+    cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float = 0.0
+    estimate: dict[str, Any] | None = None
+    root_changed: bool = False
+    facts_changed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> list[str]:
+        """Vault files this run wrote or deleted (what --commit commits)."""
+        return sorted({*self.written, *self.deleted, *self.facts_changed, *(["ROOT.md"] if self.root_changed else [])})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dry_run": self.dry_run,
+            "skipped": self.skipped,
+            "planned": self.planned,
+            "done": len(self.written),
+            "written": self.written,
+            "deleted": self.deleted,
+            "unchanged": self.unchanged,
+            "failed": [{"unit": u, "reason": r} for u, r in self.failed],
+            "blocked": [{"unit": u, "reason": r} for u, r in self.blocked],
+            "deferred": self.deferred,
+            "calls": self.calls,
+            "cache_hits": self.cache_hits,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost": round(self.cost, 6),
+            "estimate": self.estimate,
+            "root_changed": self.root_changed,
+            "facts_changed": self.facts_changed,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def input_hash(summarizer: Summarizer, period: Period, budget: int, sources: Iterable[SourceRef]) -> str:
+    return sha256_hex(
+        canonical_json(
+            {
+                "summarizer": summarizer.identity.to_record(),
+                "params": dict(summarizer.params()),
+                "level": period.level,
+                "period": period.key,
+                "budget": budget,
+                "sources": [[s.id, s.sha256] for s in sources],
+            }
+        )
+    )
+
+
+@dataclass
+class _Current:
+    """The summaries as they stand during a run: path -> (summary, sha256 of the file bytes)."""
+
+    summaries: dict[str, tuple[Summary, str]]
+    unreadable: set[str]
+
+
+class Compactor:
+    """One compaction run over a vault (see the module docstring)."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        summarizer: Summarizer,
+        now: datetime,
+        *,
+        limits: Limits = NO_LIMITS,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> None:
+        self.vault = vault
+        self.summarizer = summarizer
+        self.now = now
+        self.limits = limits
+        self.dry_run = dry_run
+        self.progress = progress
+        self.settle = timedelta(hours=vault.config.settle_hours)
+        self.report = CompactReport(dry_run=dry_run)
+        self._dirty: set[str] = set()  # dry run: what lower levels would rewrite
+
+    def run(self, index: Index) -> CompactReport:
+        started = time.perf_counter()
+        index.sync(thorough=True)
+        self._index = index
+        by_day: dict[str, list[ChunkRef]] = defaultdict(list)
+        for ref in index.chunk_refs():
+            by_day[ref.day].append(ref)
+        hashes = index.summary_hashes()
+        current = _Current(
+            {path: (summary, hashes[path][1]) for path, summary in index.summaries()},
+            {path for path, _ in index.problems() if path.split("/", 1)[0] in LEVELS},
+        )
+        self.summarizer.begin_run(self.limits)
+        units_planned = {level: 0 for level in LEVELS}
+        tokens_in = tokens_out = 0
+        cost = 0.0
+        days = {date.fromisoformat(day) for day in by_day}
+        for level in LEVELS:
+            units, stale = self._plan(level, by_day, days, current)
+            self.report.planned[level] = len(units)
+            if self.dry_run:
+                self._dirty.update(unit.label for unit in units)
+                for unit in units:
+                    unit_in, unit_out, unit_cost = self.summarizer.estimate(unit)
+                    units_planned[level] += 1
+                    tokens_in, tokens_out, cost = tokens_in + unit_in, tokens_out + unit_out, cost + unit_cost
+                continue
+            for path in stale:
+                if self.vault.delete(path):
+                    self.report.deleted.append(path)
+                current.summaries.pop(path, None)
+            self._execute(level, units, current)
+        usage = self.summarizer.usage
+        self.report.calls, self.report.cache_hits = usage.calls, usage.cache_hits
+        self.report.input_tokens, self.report.output_tokens, self.report.cost = (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cost,
+        )
+        if self.dry_run:
+            self.report.estimate = {
+                "units": units_planned,
+                "input_tokens": tokens_in,
+                "output_tokens": tokens_out,
+                "cost": round(cost, 6),
+            }
+        else:
+            self._finish(index, current)
+        self.report.seconds = time.perf_counter() - started
+        return self.report
+
+    # ---------------------------------------------------------------- planning
+
+    def _plan(
+        self, level: Level, by_day: dict[str, list[ChunkRef]], days: set[date], current: _Current
+    ) -> tuple[list[Unit], list[str]]:
+        """(units to build, stale summaries to delete) at one level, given the levels below as they stand."""
+        tz = self.vault.config.tz
+        budget = self.vault.config.budgets.for_level(level)
+        wanted: dict[str, Period] = {}
+        if level == "daily":
+            periods = [day_period(d) for d in sorted(days)]
+        elif level == "weekly":
+            periods = sorted({week_period(d) for d in days})
+        else:
+            periods = sorted({month_period(month_key_of_week(week_period(d).start)) for d in days})
+        units: list[Unit] = []
+        for period in periods:
+            if not is_closed(period, self.now, tz, self.settle):
+                continue
+            wanted[period.path] = period
+            if period.path in current.unreadable:
+                self.report.blocked.append(
+                    (period.path, "the existing file is unreadable; fix or delete it (memtree doctor)")
+                )
+                continue
+            unit = self._unit(period, budget, by_day, days, current)
+            if unit is None:
+                continue
+            existing = current.summaries.get(period.path)
+            if existing is not None and existing[0].input_hash == unit.input_hash:
+                self.report.unchanged += 1
+                continue
+            if level == "daily":
+                unit = replace(unit, chunks=self._chunks_of(period.key))
+            units.append(unit)
+        stale = sorted(
+            path
+            for path in current.summaries
+            if path.startswith(level + "/") and path not in wanted and self._covers_nothing(path, level, days)
+        )
+        return units, stale
+
+    def _covers_nothing(self, path: str, level: Level, days: set[date]) -> bool:
+        try:
+            period = parse_period(level, path[len(level) + 1 : -3])
+        except ValueError:
+            return False
+        return not any(period.start <= d <= period.end for d in days)
+
+    def _unit(
+        self, period: Period, budget: int, by_day: dict[str, list[ChunkRef]], days: set[date], current: _Current
+    ) -> Unit | None:
+        """The unit for a period, without its chunks' text (loaded only if it must be rebuilt)."""
+        if period.level == "daily":
+            refs = by_day[period.key]
+            sources = tuple(SourceRef(r.id, r.sha) for r in refs)
+            return Unit(
+                period,
+                budget,
+                sources=sources,
+                input_hash=input_hash(self.summarizer, period, budget, sources),
+                tokens=sum(r.tokens for r in refs),
+            )
+        child_level = CHILD_LEVEL[period.level]
+        wanted = [p for p in children(period) if any(p.start <= d <= p.end for d in days)]
+        if self.dry_run and any(p.path in self._dirty for p in wanted):
+            # the children are not rebuilt in a dry run: estimate from their budgets
+            child_budget = self.vault.config.budgets.for_level(child_level)
+            return Unit(period, budget, input_hash="(dry run)", tokens=len(wanted) * child_budget)
+        missing = [p.path for p in wanted if p.path not in current.summaries]
+        if missing:
+            self.report.blocked.append(
+                (period.path, f"waiting on {', '.join(missing[:3])}" + (" ..." if len(missing) > 3 else ""))
+            )
+            return None
+        child_summaries = tuple(current.summaries[p.path][0] for p in wanted)
+        sources = tuple(SourceRef(p.key, current.summaries[p.path][1]) for p in wanted)
+        tokens = sum(len(b.text) // 4 + 4 for child in child_summaries for b in child.draft.bullets())
+        return Unit(
+            period,
+            budget,
+            children=child_summaries,
+            sources=sources,
+            input_hash=input_hash(self.summarizer, period, budget, sources),
+            tokens=tokens,
+        )
+
+    def _chunks_of(self, day: str) -> tuple[Chunk, ...]:
+        rows = natural_ties(sorted(self._index.chunks("day = ?", (day,)), key=lambda r: (r.ts, r.id)))
+        return tuple(chunk_from_row(r) for r in rows)
+
+    # ---------------------------------------------------------------- running
+
+    def _execute(self, level: Level, units: list[Unit], current: _Current) -> None:
+        total, done = len(units), 0
+        if self.progress:
+            self.progress(level, 0, total)
+        workers = max(1, min(self.summarizer.concurrency, total))
+        pending = list(units)
+        stopped = False
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            running: dict[Future[Summary], Unit] = {}
+            while pending or running:
+                while pending and not stopped and len(running) < workers:
+                    unit = pending.pop(0)
+                    running[pool.submit(self._build, unit)] = unit
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda f: running[f].period):
+                    unit = running.pop(future)
+                    try:
+                        summary = future.result()
+                    except BudgetReached:
+                        stopped = True
+                        self.report.deferred.append(unit.label)
+                        continue
+                    except UnitFailed as exc:
+                        self.report.failed.append((unit.label, str(exc)))
+                        continue
+                    self._write(summary, current)
+                    done += 1
+                    if self.progress:
+                        self.progress(level, done, total)
+            self.report.deferred.extend(u.label for u in pending)
+
+    def _build(self, unit: Unit) -> Summary:
+        draft = self.summarizer.summarize(unit)
+        period = unit.period
+        chunks = len(unit.chunks) if period.level == "daily" else sum(child.chunks for child in unit.children)
+        return Summary(
+            period.level,
+            period.key,
+            period.start.isoformat(),
+            period.end.isoformat(),
+            unit.sources,
+            self.summarizer.identity,
+            unit.input_hash,
+            chunks,
+            draft,
+        )
+
+    def _write(self, summary: Summary, current: _Current) -> None:
+        data = render_summary(summary).encode("utf-8")
+        if self.vault.write(summary.path, data):
+            self.report.written.append(summary.path)
+        current.summaries[summary.path] = (summary, sha256_hex(data))
+
+    def _finish(self, index: Index, current: _Current) -> None:
+        from .facts import rebuild_facts
+        from .root import write_root
+
+        index.sync()
+        self.report.facts_changed = rebuild_facts(self.vault, index)
+        self.report.root_changed = write_root(self.vault, index)
+
+
+def compact(
+    vault: Vault,
+    summarizer: Summarizer,
+    now: datetime,
+    *,
+    limits: Limits = NO_LIMITS,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    allow_network_fs: bool = False,
+) -> CompactReport:
+    """Runs one compaction under the vault's lock; a second compactor returns at once, skipped."""
+    vault.refuse_network_fs(allow_network_fs)
+    with vault.lock() as acquired:
+        if not acquired:
+            return CompactReport(dry_run=dry_run, skipped=LOCKED_MESSAGE)
+        vault.sweep_temps()
+        with Index(vault) as index:
+            return Compactor(vault, summarizer, now, limits=limits, dry_run=dry_run, progress=progress).run(index)

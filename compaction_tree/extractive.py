@@ -1,0 +1,259 @@
+"""The built-in summarizer: deterministic, offline, and good enough to use the tree with no LLM.
+
+A day is summarized from its chunks: sentences are ranked by how much of the day's recurring,
+specific vocabulary they carry (generic English counts for little); decisions, fixes and open
+items are found by cue; topics by statistics (topics.py). Weeks are summarized from their days'
+bullets and months from their weeks', favouring what recurs across children. Every level is
+packed under its token budget, and every bullet cites the chunk ids it came from.
+
+Determinism: every ranking has a total order (ties broken by time and id), and sums run over
+sorted keys, so the same inputs give the same bytes in any process.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .config import Config
+from .markdown import render_bullet
+from .summarizers import Limits, Unit, Usage
+from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
+from .text import content_tokens, sentences, stem, word_form
+from .tokens import counter_for, tokenizer_name
+from .topics import candidates, is_generic, merge_topics, rank_topics
+
+PROMPT_VERSION = "extractive-1"
+MAX_WORDS = 48  # a bullet longer than this is cut at a word boundary
+TOPIC_LIMITS = {"daily": 15, "weekly": 25, "monthly": 40}
+SECTION_CAPS = {"decisions": 6, "problems": 6, "pending": 5, "highlights": 40}
+SECTION_BONUS = {"decisions": 1.6, "problems": 1.4, "pending": 1.2, "highlights": 1.0}
+HEADING_TOKENS = 5
+
+_I = r"(?:\bwe\b|\bi\b|\blet'?s\b|\bteam\b|\bwe'll\b|\bi'll\b|\bwe've\b|\bi've\b)"
+CUES: dict[str, re.Pattern[str]] = {
+    "decisions": re.compile(
+        r"\b(?:decided|decision|agreed|settled on|going with|go with|opted|chose|chosen|picked"
+        r"|switch(?:ed|ing)? (?:to|from|over)|mov(?:ed|ing) (?:to|from|over)|migrat(?:e|ed|ing) (?:to|from)"
+        r"|from now on|will use|'ll use|standardi[sz]e on)\b"
+        r"|" + _I + r".{0,30}\b(?:use|using|adopt|keep|drop|replace)\b",
+        re.IGNORECASE,
+    ),
+    "problems": re.compile(
+        r"\b(?:fixed|fixes|the fix|resolved|solved|root cause|turned out|works now|working now|the culprit|workaround"
+        r"|patched|was caused by|because of a|the (?:issue|problem|bug|error) was|figured out|no longer)\b",
+        re.IGNORECASE,
+    ),
+    "pending": re.compile(
+        r"\b(?:todo|to-do|next step|next steps|still need|need to|needs to|have to|haven't|not yet|pending|follow[ -]up"
+        r"|remind me|open question|blocked on|later this week|tomorrow|next week"
+        r"|should (?:probably )?(?:add|look|check|fix|move|write))\b",
+        re.IGNORECASE,
+    ),
+}
+_QUESTION = re.compile(r"\?\s*$")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence (daily) or a child's bullet (weekly, monthly) that could become a bullet."""
+
+    text: str
+    sources: tuple[str, ...]
+    section: str
+    order: tuple[Any, ...]  # chronological position: the final tie-breaker
+    terms: tuple[str, ...]  # distinct stems, sorted
+
+
+def clip(text: str, words: int = MAX_WORDS) -> str:
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words]) + " …"
+
+
+def section_of(text: str) -> str:
+    for name in ("decisions", "problems", "pending"):
+        if CUES[name].search(text):
+            return name
+    return "highlights"
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    return tuple(sorted({stem(word_form(t)) for t in content_tokens(text)}))
+
+
+def _specificity(term: str) -> float:
+    return 0.15 if is_generic(term) else 1.0
+
+
+class ExtractiveSummarizer:
+    def __init__(
+        self, config: Config, fact_extractor: Callable[[Unit], tuple[FactCandidate, ...]] | None = None
+    ) -> None:
+        self.config = config
+        self.identity = SummarizerIdentity("extractive", None, PROMPT_VERSION)
+        self.usage = Usage()
+        self.concurrency = 1  # CPU-bound: threads would only contend for the GIL
+        self._count = counter_for(config.tokenizer)
+        if fact_extractor is None:
+            from .facts import extract_facts
+
+            self._facts: Callable[[Unit], tuple[FactCandidate, ...]] = lambda unit: extract_facts(unit, config)
+        else:
+            self._facts = fact_extractor
+
+    def params(self) -> Mapping[str, Any]:
+        from .facts import EXTRACTOR_VERSION
+
+        return {
+            "tokenizer": tokenizer_name(self.config.tokenizer),
+            "facts": EXTRACTOR_VERSION,
+            "min_confidence": self.config.fact_min_confidence,
+        }
+
+    def begin_run(self, limits: Limits) -> None:
+        self.usage = Usage()
+
+    def estimate(self, unit: Unit) -> tuple[int, int, float]:
+        return unit.tokens, unit.budget, 0.0
+
+    def summarize(self, unit: Unit) -> Draft:
+        if unit.period.level == "daily":
+            return self._daily(unit)
+        return self._rollup(unit)
+
+    # ---------------------------------------------------------------- days
+
+    def _daily(self, unit: Unit) -> Draft:
+        day = unit.period.key
+        pool: list[Candidate] = []
+        for position, chunk in enumerate(unit.chunks):
+            for index, sentence in enumerate(sentences(chunk.text)):
+                terms = _terms(sentence)
+                if len(terms) < 2:
+                    continue  # "ok thanks", "Sure!"
+                text = clip(f"{chunk.speaker}: {sentence}")
+                pool.append(Candidate(text, (chunk.id,), section_of(sentence), (position, index), terms))
+        ranked = rank_topics([candidates(c.text, c.topics) for c in unit.chunks], TOPIC_LIMITS["daily"])
+        topics = tuple(TopicStat(name, count, day, day) for _key, name, count in ranked)
+        chunk_df = Counter(t for chunk in unit.chunks for t in set(_terms(chunk.text)))
+        overview = self._overview_daily(unit, topics)
+        draft = self._pack(unit, pool, chunk_df, overview, topics)
+        return replace(draft, facts=self._facts(unit))
+
+    def _overview_daily(self, unit: Unit, topics: Sequence[TopicStat]) -> tuple[Bullet, ...]:
+        chunks = unit.chunks
+        sessions = len({c.session or c.id for c in chunks}) if any(c.session for c in chunks) else None
+        first, last = chunks[0].timestamp.astimezone(self.config.tz), chunks[-1].timestamp.astimezone(self.config.tz)
+        about = _about([t.name for t in topics[:4]])
+        text = (
+            f"{len(chunks)} chunks"
+            + (f" in {sessions} session(s)" if sessions else "")
+            + f", {first:%H:%M}-{last:%H:%M}"
+            + (f"; about {about}" if about else "")
+            + "."
+        )
+        return (Bullet(text, (chunks[0].id,) if len(chunks) == 1 else (chunks[0].id, chunks[-1].id)),)
+
+    # ---------------------------------------------------------------- weeks and months
+
+    def _rollup(self, unit: Unit) -> Draft:
+        pool: list[Candidate] = []
+        child_df: Counter[str] = Counter()
+        for position, child in enumerate(unit.children):
+            seen: set[str] = set()
+            for name, _title in SECTIONS:
+                if name == "overview":
+                    continue
+                for index, bullet in enumerate(child.draft.section(name)):
+                    text = bullet.text if child.level != "daily" else f"{child.period}: {bullet.text}"
+                    terms = _terms(bullet.text)
+                    seen.update(terms)
+                    pool.append(Candidate(text, bullet.sources, name, (position, index), terms))
+            child_df.update(seen)
+        topics = merge_topics(
+            (t for child in unit.children for t in child.draft.topics), TOPIC_LIMITS[unit.period.level]
+        )
+        days = sum(1 for _ in unit.children) if unit.period.level == "weekly" else None
+        chunks = sum(child.chunks for child in unit.children)
+        about = _about([t.name for t in topics[:5]])
+        text = (
+            (f"{days} active day(s), " if days is not None else f"{len(unit.children)} week(s), ")
+            + f"{chunks} chunks"
+            + (f"; about {about}" if about else "")
+            + "."
+        )
+        anchors = [b.sources[0] for child in (unit.children[0], unit.children[-1]) for b in child.draft.bullets()[:1]]
+        overview = (Bullet(text, tuple(dict.fromkeys(anchors))),) if anchors else ()
+        return self._pack(unit, pool, child_df, overview, topics)
+
+    # ---------------------------------------------------------------- ranking and packing
+
+    def _pack(
+        self,
+        unit: Unit,
+        pool: list[Candidate],
+        df: Counter[str],
+        overview: tuple[Bullet, ...],
+        topics: tuple[TopicStat, ...],
+    ) -> Draft:
+        weights = {t: _specificity(t) * math.log1p(df[t]) for t in sorted(df)}
+        scored = []
+        for c in pool:
+            base = sum(weights.get(t, 0.0) for t in c.terms) / math.sqrt(len(c.terms) + 4)
+            if _QUESTION.search(c.text):
+                base *= 0.6
+            scored.append((base * SECTION_BONUS[c.section], c))
+        scored.sort(key=lambda sc: (-sc[0], sc[1].order))
+
+        title_cost = 20
+        used = title_cost + sum(self._count(render_bullet(b)) + 1 for b in overview) + HEADING_TOKENS
+        if topics:
+            used += self._count(", ".join(f"{t.name} ({t.count})" for t in topics)) + HEADING_TOKENS
+        budget = unit.budget
+        chosen: list[tuple[float, Candidate]] = []
+        per_section: Counter[str] = Counter()
+        seen_terms: list[set[str]] = []
+        for score, c in scored:
+            if per_section[c.section] >= SECTION_CAPS[c.section]:
+                continue
+            terms = set(c.terms)
+            if any(_overlap(terms, other) > 0.6 for other in seen_terms):
+                continue  # the same point said again
+            cost = self._count(render_bullet(Bullet(c.text, c.sources))) + 1
+            if per_section[c.section] == 0:
+                cost += HEADING_TOKENS
+            if used + cost > budget:
+                continue
+            used += cost
+            per_section[c.section] += 1
+            seen_terms.append(terms)
+            chosen.append((score, c))
+        sections: dict[str, list[Candidate]] = {name: [] for name, _ in SECTIONS}
+        for _score, c in sorted(chosen, key=lambda sc: sc[1].order):
+            sections[c.section].append(c)
+
+        def bullets(name: str) -> tuple[Bullet, ...]:
+            return tuple(Bullet(c.text, c.sources) for c in sections[name])
+
+        return Draft(
+            overview=overview,
+            decisions=bullets("decisions"),
+            problems=bullets("problems"),
+            pending=bullets("pending"),
+            highlights=bullets("highlights"),
+            topics=topics,
+        )
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _about(names: Sequence[str]) -> str:
+    if not names:
+        return ""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,560 @@
+"""The derived index under .memtree/index.sqlite: every chunk and summary line, searchable.
+
+It is a cache of the committed files, rebuilt from them at any time (delete it and the next
+command rebuilds it). Two ways to bring it up to date:
+- quick (recall, know, status): only day folders whose mtime changed are listed again, so a
+  chunk added a second ago is found while a 100,000-chunk vault costs a few hundred stats;
+- thorough (compaction): every file is stat'ed, so hand edits in place are noticed too.
+
+SQLite is the one writer here besides vault.py: the file is derived, git-ignored, and SQLite
+keeps it consistent across processes (WAL, one IMMEDIATE transaction per sync).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import VaultFormatError
+from .markdown import parse_summary, summary_from_data, summary_to_data
+from .model import Chunk, sha256_hex, utc_iso
+from .periods import parse_period
+from .summary import LEVELS, SECTIONS, Level, Summary
+from .text import stems, word_forms
+from .tokens import count_tokens
+from .vault import RAW, Vault, read_chunk_file
+
+SCHEMA_VERSION = "7"
+RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
+CREATE TABLE chunks(
+    rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, folder TEXT NOT NULL, day TEXT NOT NULL,
+    id TEXT NOT NULL, ts TEXT NOT NULL, local TEXT NOT NULL, speaker TEXT NOT NULL, session TEXT,
+    source TEXT, topics TEXT NOT NULL, importance REAL, text TEXT NOT NULL, sha TEXT NOT NULL,
+    tokens INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
+CREATE INDEX chunks_folder ON chunks(folder);
+CREATE INDEX chunks_id ON chunks(id);
+CREATE INDEX chunks_ts ON chunks(ts);
+CREATE INDEX chunks_day ON chunks(day);
+CREATE TABLE summaries(
+    rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, level TEXT NOT NULL, period TEXT NOT NULL,
+    start TEXT NOT NULL, end TEXT NOT NULL, input_hash TEXT NOT NULL, sha TEXT NOT NULL, chunks INTEGER NOT NULL,
+    data TEXT NOT NULL, sources TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
+CREATE TABLE lines(
+    rowid INTEGER PRIMARY KEY, summary INTEGER NOT NULL, level TEXT NOT NULL, period TEXT NOT NULL,
+    section TEXT NOT NULL, text TEXT NOT NULL, sources TEXT NOT NULL, tokens INTEGER NOT NULL);
+CREATE INDEX lines_summary ON lines(summary);
+CREATE TABLE problems(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE VIRTUAL TABLE chunk_fts USING fts5(words, stems, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE line_fts USING fts5(words, stems, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_fts, 'col');
+"""
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A chunk as the index holds it: enough to plan, search and quote without opening its file."""
+
+    rowid: int
+    path: str
+    day: str
+    id: str
+    ts: str  # UTC, ISO 8601: sorts in time order
+    local: str  # in the vault's zone, for display
+    speaker: str
+    session: str | None
+    text: str
+    sha: str
+    tokens: int
+    topics: tuple[str, ...]
+    importance: float | None
+
+
+@dataclass(frozen=True)
+class ChunkRef:
+    """What planning needs of a chunk: where it belongs, and its content hash."""
+
+    rowid: int
+    day: str
+    id: str
+    ts: str
+    sha: str
+    tokens: int
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Orders conv-D1-2 before conv-D1-10: chunks with equal timestamps keep their turn order."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", text) if p)
+
+
+def natural_ties(refs: list[Any]) -> list[Any]:
+    """refs sorted by (ts, id), with runs of equal timestamps re-sorted naturally by id (cheap: runs are rare)."""
+    out: list[Any] = []
+    start = 0
+    for i in range(1, len(refs) + 1):
+        if i == len(refs) or refs[i].ts != refs[start].ts:
+            run = refs[start:i]
+            out.extend(sorted(run, key=lambda r: natural_key(r.id)) if len(run) > 1 else run)
+            start = i
+    return out
+
+
+@dataclass(frozen=True)
+class LineRow:
+    rowid: int
+    level: Level
+    period: str
+    section: str
+    text: str
+    sources: tuple[str, ...]
+    tokens: int
+
+
+@dataclass
+class SyncStats:
+    chunks_read: int = 0
+    chunks_removed: int = 0
+    summaries_read: int = 0
+    summaries_removed: int = 0
+
+
+def _fts_text(text: str, named: str = "") -> tuple[str, str]:
+    """(words, stems): awareness matches phrases of words, which include names (the speaker);
+    ranking uses the stems of the text alone, or "the user's ..." would match every user turn."""
+    return " ".join(word_forms(f"{named} {text}")), " ".join(stems(text))
+
+
+class Index:
+    """A connection to the vault's derived index; use as a context manager."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        self.path = vault.derived / "index.sqlite"
+        self._db: sqlite3.Connection | None = None
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        self.vault.ensure_dir(self.vault.derived)
+        self.vault.resolve(".memtree/index.sqlite")  # refuses a symlink out of the vault
+        for attempt in range(2):
+            db = sqlite3.connect(self.path, timeout=120, isolation_level=None, check_same_thread=False)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # derived data: a lost tail is rebuilt
+                if self._version(db) != SCHEMA_VERSION:
+                    self._create(db)
+                return db
+            except sqlite3.DatabaseError:
+                db.close()
+                if attempt:
+                    raise
+                self._discard()  # a damaged cache: rebuild it from the files
+        raise AssertionError("unreachable")
+
+    def _version(self, db: sqlite3.Connection) -> str | None:
+        with contextlib.suppress(sqlite3.OperationalError):
+            row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            return str(row[0]) if row else None
+        return None
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if self._version(db) == SCHEMA_VERSION:  # another process just built it
+                db.execute("COMMIT")
+                return
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for name in tables:
+                if not name.startswith(("chunk_fts_", "line_fts_", "sqlite_")):
+                    db.execute(f'DROP TABLE IF EXISTS "{name}"')
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    db.execute(statement)
+        except BaseException:
+            with contextlib.suppress(sqlite3.OperationalError):
+                db.execute("ROLLBACK")
+            raise
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        db.execute("COMMIT")
+
+    def _discard(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+    # ---------------------------------------------------------------- sync
+
+    def sync(self, thorough: bool = False) -> SyncStats:
+        """Brings the index up to date with the files (see the module docstring)."""
+        stats = SyncStats()
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            self._sync_raw(db, thorough, stats)
+            for level in LEVELS:
+                self._sync_summaries(db, level, stats)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return stats
+
+    def _sync_raw(self, db: sqlite3.Connection, thorough: bool, stats: SyncStats) -> None:
+        now = time.time()
+        known = dict(db.execute("SELECT path, mtime FROM dirs WHERE path LIKE 'raw/%'").fetchall())
+        seen: set[str] = set()
+        for _day, folder in self.vault.day_dirs():
+            relative = self.vault.relative(folder)
+            seen.add(relative)
+            try:
+                mtime = folder.stat().st_mtime_ns
+            except FileNotFoundError:
+                continue
+            if not thorough and known.get(relative) == mtime:
+                continue
+            self._sync_folder(db, folder, relative, stats)
+            recorded = 0 if now - mtime / 1e9 < RACY_SECONDS else mtime
+            db.execute("INSERT OR REPLACE INTO dirs VALUES (?, ?)", (relative, recorded))
+        for gone in set(known) - seen:
+            stats.chunks_removed += db.execute("DELETE FROM chunks WHERE folder = ?", (gone,)).rowcount
+            db.execute("DELETE FROM chunk_fts WHERE rowid NOT IN (SELECT rowid FROM chunks)")
+            db.execute("DELETE FROM dirs WHERE path = ?", (gone,))
+            db.execute("DELETE FROM problems WHERE path LIKE ?", (gone + "/%",))
+
+    def _sync_folder(self, db: sqlite3.Connection, folder: Path, relative: str, stats: SyncStats) -> None:
+        rows = {
+            path: (rowid, size, mtime)
+            for rowid, path, size, mtime in db.execute(
+                "SELECT rowid, path, size, mtime FROM chunks WHERE folder = ?", (relative,)
+            )
+        }
+        present: set[str] = set()
+        day = relative[len(RAW) + 1 :].replace("/", "-")
+        with os.scandir(folder) as entries:
+            files = sorted(
+                (e for e in entries if e.name.endswith(".json") and not e.name.startswith(".")), key=lambda e: e.name
+            )
+        for entry in files:
+            path = f"{relative}/{entry.name}"
+            present.add(path)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            old = rows.get(path)
+            if old is not None and old[1] == st.st_size and old[2] == st.st_mtime_ns:
+                continue
+            self._read_chunk(db, Path(entry.path), path, relative, day, st, old[0] if old else None, stats)
+        for path, (rowid, _, _) in rows.items():
+            if path not in present:
+                self._drop_chunk(db, rowid)
+                stats.chunks_removed += 1
+        for (path,) in db.execute("SELECT path FROM problems WHERE path LIKE ?", (relative + "/%",)).fetchall():
+            if path not in present:
+                db.execute("DELETE FROM problems WHERE path = ?", (path,))
+
+    def _read_chunk(
+        self,
+        db: sqlite3.Connection,
+        file: Path,
+        path: str,
+        folder: str,
+        day: str,
+        st: os.stat_result,
+        rowid: int | None,
+        stats: SyncStats,
+    ) -> None:
+        if rowid is not None:
+            self._drop_chunk(db, rowid)
+        try:
+            if os.path.islink(file):
+                raise VaultFormatError(f"{file.name}: a symlink (chunks must be regular files)")
+            chunk = read_chunk_file(file)
+            if chunk.id != file.name[:-5]:
+                raise VaultFormatError(f"{file.name}: its id is {chunk.id!r}, not the file name")
+        except VaultFormatError as exc:
+            db.execute("INSERT OR REPLACE INTO problems VALUES (?, ?)", (path, exc.message))
+            return
+        db.execute("DELETE FROM problems WHERE path = ?", (path,))
+        local = chunk.timestamp.astimezone(self.vault.config.tz)
+        cursor = db.execute(
+            "INSERT INTO chunks(path, folder, day, id, ts, local, speaker, session, source, topics, importance, text,"
+            " sha, tokens, size, mtime) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                path,
+                folder,
+                day,
+                chunk.id,
+                utc_iso(chunk.timestamp),
+                local.isoformat(),
+                chunk.speaker,
+                chunk.session,
+                chunk.source,
+                json.dumps(list(chunk.topics)),
+                chunk.importance,
+                chunk.text,
+                chunk.content_hash,
+                count_tokens(chunk.text, self.vault.config.tokenizer),
+                st.st_size,
+                st.st_mtime_ns,
+            ),
+        )
+        words, stem_text = _fts_text(f"{' '.join(chunk.topics)} {chunk.text}", named=chunk.speaker)
+        db.execute("INSERT INTO chunk_fts(rowid, words, stems) VALUES (?, ?, ?)", (cursor.lastrowid, words, stem_text))
+        stats.chunks_read += 1
+
+    def _drop_chunk(self, db: sqlite3.Connection, rowid: int) -> None:
+        db.execute("DELETE FROM chunks WHERE rowid = ?", (rowid,))
+        db.execute("DELETE FROM chunk_fts WHERE rowid = ?", (rowid,))
+
+    def _sync_summaries(self, db: sqlite3.Connection, level: Level, stats: SyncStats) -> None:
+        rows = {
+            path: (rowid, size, mtime)
+            for rowid, path, size, mtime in db.execute(
+                "SELECT rowid, path, size, mtime FROM summaries WHERE level = ?", (level,)
+            )
+        }
+        present = set()
+        for file in self.vault.summary_files(level):
+            path = f"{level}/{file.name}"
+            present.add(path)
+            try:
+                st = file.stat()
+            except FileNotFoundError:
+                continue
+            old = rows.get(path)
+            if old is not None and old[1] == st.st_size and old[2] == st.st_mtime_ns:
+                continue
+            if old is not None:
+                self._drop_summary(db, old[0])
+            self._read_summary(db, file, path, level, st, stats)
+        for path, (rowid, _, _) in rows.items():
+            if path not in present:
+                self._drop_summary(db, rowid)
+                db.execute("DELETE FROM problems WHERE path = ?", (path,))
+                stats.summaries_removed += 1
+
+    def _read_summary(
+        self, db: sqlite3.Connection, file: Path, path: str, level: Level, st: os.stat_result, stats: SyncStats
+    ) -> None:
+        try:
+            parse_period(level, file.stem)
+            data = file.read_bytes()
+            summary = parse_summary(data.decode("utf-8"), level, file.stem, path)
+        except UnicodeDecodeError:
+            db.execute("INSERT OR REPLACE INTO problems VALUES (?, ?)", (path, f"{path}: invalid UTF-8"))
+            return
+        except ValueError:
+            db.execute(
+                "INSERT OR REPLACE INTO problems VALUES (?, ?)", (path, f"{path}: not a valid {level} period name")
+            )
+            return
+        except VaultFormatError as exc:
+            db.execute("INSERT OR REPLACE INTO problems VALUES (?, ?)", (path, exc.message))
+            return
+        db.execute("DELETE FROM problems WHERE path = ?", (path,))
+        cursor = db.execute(
+            "INSERT INTO summaries(path, level, period, start, end, input_hash, sha, chunks, data, sources, size,"
+            " mtime) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                path,
+                level,
+                summary.period,
+                summary.start,
+                summary.end,
+                summary.input_hash,
+                sha256_hex(data),
+                summary.chunks,
+                json.dumps(summary_to_data(summary, with_sources=False)),
+                json.dumps([[ref.id, ref.sha256] for ref in summary.sources]),
+                st.st_size,
+                st.st_mtime_ns,
+            ),
+        )
+        summary_id = cursor.lastrowid
+        tokenizer = self.vault.config.tokenizer
+        for section, _title in SECTIONS:
+            for bullet in summary.draft.section(section):
+                line = db.execute(
+                    "INSERT INTO lines(summary, level, period, section, text, sources, tokens) VALUES (?,?,?,?,?,?,?)",
+                    (
+                        summary_id,
+                        level,
+                        summary.period,
+                        section,
+                        bullet.text,
+                        " ".join(bullet.sources),
+                        count_tokens(bullet.text, tokenizer),
+                    ),
+                )
+                words, stem_text = _fts_text(bullet.text)
+                db.execute(
+                    "INSERT INTO line_fts(rowid, words, stems) VALUES (?, ?, ?)", (line.lastrowid, words, stem_text)
+                )
+        stats.summaries_read += 1
+
+    def _drop_summary(self, db: sqlite3.Connection, rowid: int) -> None:
+        db.execute("DELETE FROM line_fts WHERE rowid IN (SELECT rowid FROM lines WHERE summary = ?)", (rowid,))
+        db.execute("DELETE FROM lines WHERE summary = ?", (rowid,))
+        db.execute("DELETE FROM summaries WHERE rowid = ?", (rowid,))
+
+    # ---------------------------------------------------------------- queries
+
+    def chunk_refs(self) -> list[ChunkRef]:
+        """Every chunk, lightly (no text), in time order with turn order kept for equal times."""
+        rows = self.db.execute("SELECT rowid, day, id, ts, sha, tokens FROM chunks ORDER BY ts, id").fetchall()
+        refs = [ChunkRef(*row) for row in rows]
+        return natural_ties(refs)
+
+    def chunks(self, where: str = "", params: Sequence[Any] = ()) -> list[ChunkRow]:
+        sql = (
+            "SELECT rowid, path, day, id, ts, local, speaker, session, text, sha, tokens, topics, importance"
+            " FROM chunks" + (f" WHERE {where}" if where else "")
+        )
+        return [_chunk_row(r) for r in self.db.execute(sql, params)]
+
+    def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, ChunkRow]:
+        found: dict[int, ChunkRow] = {}
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start : start + 500]
+            for row in self.chunks(f"rowid IN ({','.join('?' * len(batch))})", batch):
+                found[row.rowid] = row
+        return found
+
+    def chunks_by_id(self, ids: Sequence[str]) -> dict[str, ChunkRow]:
+        found: dict[str, ChunkRow] = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            for row in self.chunks(f"id IN ({','.join('?' * len(batch))})", batch):
+                found.setdefault(row.id, row)
+        return found
+
+    def summaries(self, level: Level | None = None) -> list[tuple[str, Summary]]:
+        """(path, summary) for every readable summary, in period order.
+
+        Without their source lists (36,500 refs in a one-year vault): nothing that reads
+        summaries from the index needs them; the files hold them (see `summary_sources`).
+        """
+        sql = "SELECT path, data FROM summaries" + (" WHERE level = ?" if level else "") + " ORDER BY level, period"
+        rows = self.db.execute(sql, (level,) if level else ())
+        return [(path, summary_from_data(json.loads(data))) for path, data in rows]
+
+    def summary_sources(self, path: str) -> list[tuple[str, str]]:
+        row = self.db.execute("SELECT sources FROM summaries WHERE path = ?", (path,)).fetchone()
+        return [(i, h) for i, h in json.loads(row[0])] if row else []
+
+    def summary_hashes(self) -> dict[str, tuple[str, str]]:
+        """path -> (input hash recorded in it, sha256 of the file's bytes)."""
+        return {path: (ih, sha) for path, ih, sha in self.db.execute("SELECT path, input_hash, sha FROM summaries")}
+
+    def problems(self) -> list[tuple[str, str]]:
+        return list(self.db.execute("SELECT path, reason FROM problems ORDER BY path"))
+
+    def search_chunks(self, match: str, limit: int) -> list[tuple[int, float]]:
+        """(rowid, score) by BM25 on the stems column, best first; score is positive, larger is better."""
+        sql = (
+            "SELECT rowid, -bm25(chunk_fts, 0.0, 1.0) AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
+            " ORDER BY bm25(chunk_fts, 0.0, 1.0) LIMIT ?"
+        )
+        return [(int(r), float(s)) for r, s in self.db.execute(sql, (match, limit))]
+
+    def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks each ranking term occurs in (FTS5's vocabulary table)."""
+        found: dict[str, int] = {}
+        for term in terms:
+            row = self.db.execute("SELECT doc FROM chunk_vocab WHERE col = 'stems' AND term = ?", (term,)).fetchone()
+            found[term] = int(row[0]) if row else 0
+        return found
+
+    def chunk_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def search_lines(self, match: str, limit: int) -> list[tuple[LineRow, float]]:
+        sql = (
+            "SELECT l.rowid, l.level, l.period, l.section, l.text, l.sources, l.tokens, -bm25(line_fts, 0.0, 1.0)"
+            " FROM line_fts JOIN lines l ON l.rowid = line_fts.rowid WHERE line_fts MATCH ?"
+            " ORDER BY bm25(line_fts, 0.0, 1.0) LIMIT ?"
+        )
+        return [
+            (LineRow(r[0], r[1], r[2], r[3], r[4], tuple(r[5].split()), r[6]), float(r[7]))
+            for r in self.db.execute(sql, (match, limit))
+        ]
+
+    def phrase_chunks(self, match: str) -> Iterator[ChunkRow]:
+        """Chunks whose word forms match an FTS5 phrase query (awareness), newest first."""
+        sql = (
+            "SELECT c.rowid, c.path, c.day, c.id, c.ts, c.local, c.speaker, c.session, c.text, c.sha, c.tokens,"
+            " c.topics, c.importance FROM chunk_fts JOIN chunks c ON c.rowid = chunk_fts.rowid"
+            " WHERE chunk_fts MATCH ? ORDER BY c.ts DESC"
+        )
+        for r in self.db.execute(sql, (match,)):
+            yield _chunk_row(r)
+
+    def phrase_stats(self, match: str) -> tuple[int, str, str]:
+        """(chunks matching, first day, last day) for an awareness phrase query."""
+        sql = (
+            "SELECT count(*), min(c.day), max(c.day) FROM chunk_fts JOIN chunks c ON c.rowid = chunk_fts.rowid"
+            " WHERE chunk_fts MATCH ?"
+        )
+        count, first, last = self.db.execute(sql, (match,)).fetchone()
+        return int(count), first or "", last or ""
+
+    def phrase_lines(self, match: str) -> list[LineRow]:
+        sql = (
+            "SELECT l.rowid, l.level, l.period, l.section, l.text, l.sources, l.tokens FROM line_fts"
+            " JOIN lines l ON l.rowid = line_fts.rowid WHERE line_fts MATCH ? ORDER BY l.period DESC"
+        )
+        return [
+            LineRow(r[0], r[1], r[2], r[3], r[4], tuple(r[5].split()), r[6]) for r in self.db.execute(sql, (match,))
+        ]
+
+    def totals(self) -> dict[str, Any]:
+        count, tokens, first, last = self.db.execute(
+            "SELECT count(*), sum(tokens), min(ts), max(ts) FROM chunks"
+        ).fetchone()
+        levels = dict(self.db.execute("SELECT level, count(*) FROM summaries GROUP BY level").fetchall())
+        return {
+            "chunks": count,
+            "raw_tokens": tokens or 0,
+            "first": first,
+            "last": last,
+            "summaries": {level: levels.get(level, 0) for level in LEVELS},
+        }
+
+
+def _chunk_row(r: Sequence[Any]) -> ChunkRow:
+    return ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], tuple(json.loads(r[11])), r[12])
+
+
+def chunk_from_row(row: ChunkRow) -> Chunk:
+    return Chunk(
+        row.id, datetime.fromisoformat(row.local), row.speaker, row.text, row.session, None, row.topics, row.importance
+    )

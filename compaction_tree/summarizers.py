@@ -1,0 +1,100 @@
+"""Summarizer backends behind one Protocol, chosen by name from an explicit table.
+
+A unit of work is one period: its raw chunks (daily) or its children's summaries (weekly,
+monthly), with a token budget. A backend returns a `Draft`; compaction writes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .config import ENV_MODEL
+from .errors import ConfigError
+from .model import Chunk
+from .periods import Period
+from .summary import Draft, SourceRef, SummarizerIdentity, Summary
+from .vault import Vault
+
+
+@dataclass(frozen=True)
+class Unit:
+    period: Period
+    budget: int  # tokens for the whole summary body
+    chunks: tuple[Chunk, ...] = ()  # daily: in time order
+    children: tuple[Summary, ...] = ()  # weekly and monthly: in period order
+    sources: tuple[SourceRef, ...] = ()
+    input_hash: str = ""
+    tokens: int = 0  # of the input, for plans and estimates
+
+    @property
+    def label(self) -> str:
+        return self.period.path
+
+
+@dataclass
+class Usage:
+    """What a run cost: LLM calls actually made, cache hits, tokens and dollars."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_calls: int | None = None
+    max_cost: float | None = None
+
+
+class UnitFailed(Exception):
+    """This unit cannot be summarized now (invalid answers, API errors); the others go on."""
+
+
+class BudgetReached(Exception):
+    """--max-calls or --max-cost is spent: stop cleanly, the rest waits for the next run."""
+
+
+class Summarizer(Protocol):
+    identity: SummarizerIdentity
+    usage: Usage
+
+    def params(self) -> Mapping[str, Any]:
+        """Everything besides the inputs that changes the output (part of every input hash)."""
+        ...
+
+    def begin_run(self, limits: Limits) -> None: ...
+
+    def estimate(self, unit: Unit) -> tuple[int, int, float]:
+        """(input tokens, output tokens, dollars) one unit would cost, with no call made."""
+        ...
+
+    def summarize(self, unit: Unit) -> Draft: ...
+
+    @property
+    def concurrency(self) -> int: ...
+
+
+def summarizer_for(vault: Vault, model: str | None = None, env: Mapping[str, str] | None = None) -> Summarizer:
+    """The backend for this run: --model, then MEMTREE_MODEL, then memtree.yaml."""
+    import os
+
+    config = vault.config
+    env = os.environ if env is None else env
+    chosen_model = model or env.get(ENV_MODEL) or config.summarizer.model
+    backend = "litellm" if model or env.get(ENV_MODEL) else config.summarizer.backend
+    if backend == "litellm" or (chosen_model and backend != "extractive"):
+        if not chosen_model:
+            raise ConfigError(
+                "the litellm summarizer needs a model",
+                hint="pass --model openai/gpt-4o-mini, set MEMTREE_MODEL, or set summarizer.model in memtree.yaml",
+            )
+        from .llm import LiteLLMSummarizer
+
+        return LiteLLMSummarizer(config, chosen_model, vault=vault)
+    from .extractive import ExtractiveSummarizer
+
+    return ExtractiveSummarizer(config)

@@ -1,0 +1,154 @@
+"""Compaction cost on a synthetic one-year vault, and LLM concurrency against a local fake server.
+
+Run: .venv/bin/python tests/bench/bench_compact.py [--days 365 --per-day 100] [--llm-days 60]
+
+1. A one-year vault of realistic chunks (tests/bench/corpus.py, ~100 a day) is imported, then
+   compacted with the extractive summarizer: from scratch, after one new day, and with nothing new.
+2. A smaller vault is compacted through the LiteLLM summarizer against tests/fakellm.py answering
+   every call after 200 ms: serially (concurrency 1) and with concurrency 8.
+Targets (issue 3): scratch < 60 s, one new day < 2 s, no-op < 1 s, concurrency >= 4x faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
+
+from compaction_tree.compaction import compact  # noqa: E402
+from compaction_tree.extractive import ExtractiveSummarizer  # noqa: E402
+from compaction_tree.ingest import import_file  # noqa: E402
+from compaction_tree.llm import LiteLLMSummarizer  # noqa: E402
+from compaction_tree.vault import Vault  # noqa: E402
+from tests.bench.corpus import generate  # noqa: E402
+
+NOW = datetime(2026, 11, 1, tzinfo=timezone.utc)
+
+
+def write_jsonl(path: Path, chunks: list[dict[str, object]]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for chunk in chunks:
+            out.write(json.dumps(chunk, ensure_ascii=False) + "\n")
+
+
+def extractive(work: Path, days: int, per_day: int) -> dict[str, float]:
+    corpus = generate(11, days=days, chunks_per_day=per_day, start=date(2025, 1, 6), plant=False)
+    source = work / "year.jsonl"
+    write_jsonl(source, corpus.chunks)
+    vault, _ = Vault.init(work / "year", "UTC")
+    started = time.perf_counter()
+    imported = import_file(vault, source)
+    figures = {"chunks": float(imported.added), "import_s": time.perf_counter() - started}
+
+    report = compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    figures["scratch_s"] = report.seconds
+    figures["summaries"] = float(len(report.written))
+
+    last = max(date.fromisoformat(c["timestamp"][:10]) for c in corpus.chunks)  # type: ignore[index]
+    new_day = last + timedelta(days=1)
+    extra = generate(12, days=1, chunks_per_day=per_day, start=new_day, plant=False).chunks
+    for chunk in extra:
+        chunk["id"] = "n" + str(chunk["id"])
+    source = work / "day.jsonl"
+    write_jsonl(source, extra)
+    import_file(vault, source)
+    report = compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    figures["one_day_s"] = report.seconds
+    figures["one_day_written"] = float(len(report.written))
+
+    report = compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    figures["noop_s"] = report.seconds
+    figures["noop_written"] = float(len(report.written) + int(report.root_changed))
+    return figures
+
+
+def answer(body: dict[str, object]) -> str:
+    data = str(body["messages"][1]["content"])  # type: ignore[index]
+    ids = re.findall(r"^\[([^\]]+)\]", data, re.MULTILINE)
+    return json.dumps(
+        {
+            "overview": {"text": "A period of work.", "sources": ids[:1]},
+            "decisions": [{"text": "Keep going.", "sources": ids[:2]}],
+            "problems": [],
+            "pending": [],
+            "highlights": [],
+            "topics": ["work"],
+            "facts": [],
+        }
+    )
+
+
+def llm(work: Path, days: int) -> dict[str, float]:
+    from fakellm import FakeLLM
+
+    corpus = generate(13, days=days, chunks_per_day=20, start=date(2025, 3, 3), plant=False)
+    source = work / "llm.jsonl"
+    write_jsonl(source, corpus.chunks)
+    figures: dict[str, float] = {}
+    with FakeLLM(responder=answer, latency=0.2) as server:
+        for concurrency in (1, 8):
+            vault, _ = Vault.init(work / f"llm{concurrency}", "UTC")
+            text = (vault.root / "memtree.yaml").read_text()
+            text = text.replace("api_base: null", f"api_base: {server.base_url}")
+            text = text.replace("concurrency: 4", f"concurrency: {concurrency}")
+            (vault.root / "memtree.yaml").write_text(text)
+            vault = Vault.open(vault.root)
+            import_file(vault, source)
+            os.environ["OPENAI_API_KEY"] = "not-a-real-key"
+            summarizer = LiteLLMSummarizer(vault.config, "openai/bench-model", vault=vault)
+            report = compact(vault, summarizer, NOW)
+            figures[f"c{concurrency}_s"] = report.seconds
+            figures[f"c{concurrency}_calls"] = float(report.calls)
+            figures[f"c{concurrency}_failed"] = float(len(report.failed))
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--per-day", type=int, default=100)
+    parser.add_argument("--llm-days", type=int, default=60)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="memtree-bench-compact-"))
+    try:
+        e = extractive(work, args.days, args.per_day)
+        m = llm(work, args.llm_days)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"one-year vault: {int(e['chunks']):,} chunks imported in {e['import_s']:.1f} s")
+    print(
+        f"extractive, from scratch     {e['scratch_s']:6.1f} s  ({int(e['summaries'])} summaries)   target < 60 s: "
+        f"{'met' if e['scratch_s'] < 60 else 'MISSED'}"
+    )
+    print(
+        f"extractive, one new day      {e['one_day_s']:6.2f} s  ({int(e['one_day_written'])} summaries rewritten)"
+        f"   target < 2 s: {'met' if e['one_day_s'] < 2 else 'MISSED'}"
+    )
+    print(
+        f"extractive, nothing new      {e['noop_s']:6.2f} s  ({int(e['noop_written'])} files written)"
+        f"   target < 1 s: {'met' if e['noop_s'] < 1 else 'MISSED'}"
+    )
+    speedup = m["c1_s"] / m["c8_s"]
+    print(
+        f"LLM at 200 ms per call, {int(m['c1_calls'])} calls: serial {m['c1_s']:.1f} s, concurrency 8 {m['c8_s']:.1f} s"
+        f" -> {speedup:.1f}x   target >= 4x: {'met' if speedup >= 4 else 'MISSED'}"
+        f"  (failed units: {int(m['c1_failed'] + m['c8_failed'])})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
