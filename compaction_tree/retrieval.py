@@ -1,0 +1,280 @@
+"""Recall (the evidence for a question, within a token budget) and awareness (do I know X?).
+
+Recall searches every level through the derived index, then walks down: summary lines that
+match pass their score to the chunks they cite, and a day whose summary matches lifts its
+matching chunks. The best chunks that fit are quoted verbatim, in time order, under a header
+per day, each labelled with its source id.
+
+Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
+chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" matches
+"refresh token"; aliases ("k8s" for "kubernetes") are tried too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from .errors import InvalidInputError
+from .index import ChunkRow, Index
+from .root import ROOT_FILE
+from .text import WORD, content_tokens, stem, stems, word_form, word_forms
+from .tokens import counter_for
+from .topics import aliases_of, phrase_query, phrases_for, topic_key
+from .vault import Vault
+
+CHUNK_CANDIDATES = 400
+LINE_CANDIDATES = 120
+WALK_WEIGHT = 0.1  # a chunk reached only through a matching summary line scores this share at most
+RECENCY = 0.1  # the newest matching chunk scores up to this much more than the oldest
+BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
+BRIDGE_TERMS = 6
+BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
+_NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
+
+
+@dataclass(frozen=True)
+class Recall:
+    query: str
+    budget: int
+    context: str
+    tokens: int
+    sources: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "context": self.context,
+            "tokens": self.tokens,
+            "sources": list(self.sources),
+            "query": self.query,
+            "budget": self.budget,
+        }
+
+
+def _match_any(terms: Sequence[str], column: str) -> str:
+    return " OR ".join(f'{column} : "{t}"' for t in terms)
+
+
+def _line_of(row: ChunkRow) -> str:
+    text = row.text.strip().replace("\n", "\n  ")
+    return f"[{row.id}] {row.speaker}: {text}"
+
+
+def _day_header(day: str) -> str:
+    return f"## {day} ({date.fromisoformat(day).strftime('%A')})"
+
+
+def render_context(rows: Sequence[ChunkRow]) -> str:
+    lines: list[str] = []
+    current = None
+    for row in sorted(rows, key=lambda r: (r.ts, r.id)):
+        if row.day != current:
+            if lines:
+                lines.append("")
+            lines.append(_day_header(row.day))
+            current = row.day
+        lines.append(_line_of(row))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def recall(vault: Vault, query: str, budget: int, index: Index | None = None) -> Recall:
+    """The evidence for query that fits in budget tokens (see the module docstring)."""
+    if budget < 1:
+        raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
+    if not query.strip():
+        raise InvalidInputError("the query is empty", hint='ask a question, e.g. memtree recall "how do we deploy?"')
+    own = index is None
+    index = index or Index(vault)
+    try:
+        if own:
+            index.sync()
+        return _recall(vault, index, query, budget)
+    finally:
+        if own:
+            index.close()
+
+
+def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
+    terms = sorted(set(stems(query))) or sorted({stem(word_form(t)) for t in WORD.findall(query)})
+    if not terms:
+        return Recall(query, budget, "", 0, ())
+    match = _match_any(terms, "stems")
+    scores: dict[int, float] = defaultdict(float)
+    chunk_hits = index.search_chunks(match, CHUNK_CANDIDATES)
+    top = chunk_hits[0][1] if chunk_hits else 1.0
+    for rowid, score in chunk_hits:
+        scores[rowid] += score / top
+    # walk down: chunks cited by matching summary lines become candidates, at a discount (they may not
+    # share a word with the question: an LLM's summary line can match a paraphrase no raw chunk does)
+    line_hits = index.search_lines(match, LINE_CANDIDATES)
+    if line_hits:
+        best_line = line_hits[0][1]
+        cited: dict[str, float] = defaultdict(float)
+        for line, score in line_hits:
+            for source in line.sources:
+                cited[source] = max(cited[source], score / best_line)
+        for chunk_id, row in index.chunks_by_id(sorted(cited)).items():
+            scores[row.rowid] = max(scores[row.rowid], WALK_WEIGHT * cited[chunk_id])
+    for rowid, lift in _second_hop(index, chunk_hits, terms).items():
+        scores[rowid] = max(scores[rowid], lift)
+    candidates = index.chunks_by_rowid(sorted(scores))
+    if candidates and RECENCY:
+        # newer memories win close calls: what is true *now* was usually said last
+        times = sorted(r.ts for r in candidates.values())
+        position = {ts: i / max(1, len(times) - 1) for i, ts in enumerate(times)}
+        for row in candidates.values():
+            scores[row.rowid] *= 1 + RECENCY * position[row.ts]
+    ranked = sorted(candidates.values(), key=lambda r: (-scores[r.rowid], r.ts, r.id))
+    return _pack(vault, query, budget, ranked)
+
+
+def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:
+    """Chunks reached through rare names in the best hits ("Imani is flying to Bristol" leads to
+    "Taverna Kyma in Bristol is worth the trip"), scored at a discount: multi-hop questions."""
+    if not hits:
+        return {}
+    top = index.chunks_by_rowid([rowid for rowid, _ in hits[:BRIDGE_FROM]])
+    weight: dict[str, float] = defaultdict(float)
+    best = hits[0][1]
+    for rowid, score in hits[:BRIDGE_FROM]:
+        row = top.get(rowid)
+        if row is None:
+            continue
+        for name in _NAMEISH.findall(row.text):
+            for term in stems(name):
+                if term not in terms and not term.isdigit() and len(term) > 2:
+                    weight[term] = max(weight[term], score / best)
+    if not weight:
+        return {}
+    rare = max(3, index.chunk_count() // 300)
+    frequency = index.document_frequency(sorted(weight))
+    bridges = sorted((t for t in weight if 0 < frequency[t] <= rare), key=lambda t: (-weight[t], frequency[t], t))
+    bridges = bridges[:BRIDGE_TERMS]
+    if not bridges:
+        return {}
+    second = index.search_chunks(_match_any([*bridges, *terms], "stems"), CHUNK_CANDIDATES)
+    if not second:
+        return {}
+    top_second = second[0][1]
+    return {rowid: BRIDGE_WEIGHT * score / top_second for rowid, score in second}
+
+
+def _pack(vault: Vault, query: str, budget: int, ranked: Sequence[ChunkRow]) -> Recall:
+    count = counter_for(vault.config.tokenizer)
+    chosen: list[ChunkRow] = []
+    repeats: list[ChunkRow] = []  # the same words said again: cited, not quoted twice
+    seen: set[str] = set()
+    days: set[str] = set()
+    used = 0
+    for row in ranked:
+        said = " ".join(row.text.split()).casefold()
+        if said in seen:
+            repeats.append(row)
+            continue
+        header = 0 if row.day in days else count(_day_header(row.day)) + 2
+        cost = row.tokens + count(f"[{row.id}] {row.speaker}: ") + 1 + header + row.text.count("\n")
+        if used + cost > budget:
+            continue
+        chosen.append(row)
+        seen.add(said)
+        days.add(row.day)
+        used += cost
+    context = render_context(chosen)
+    tokens = count(context)
+    while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count
+        chosen.pop()
+        context = render_context(chosen)
+        tokens = count(context)
+    quoted = {" ".join(r.text.split()).casefold() for r in chosen}
+    cited = chosen + [r for r in repeats if " ".join(r.text.split()).casefold() in quoted]
+    sources = tuple(r.id for r in sorted(cited, key=lambda r: (r.ts, r.id)))
+    return Recall(query, budget, context, tokens, sources)
+
+
+# ---------------------------------------------------------------- awareness
+
+
+@dataclass
+class Awareness:
+    topic: str
+    canonical: str
+    known: bool = False
+    mentions: int = 0
+    first_seen: str | None = None
+    last_seen: str | None = None
+    in_root: bool = False
+    see: list[str] = field(default_factory=list)
+    entries: list[dict[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "known": self.known,
+            "topic": self.topic,
+            "canonical": self.canonical,
+            "last_seen": self.last_seen,
+            "first_seen": self.first_seen,
+            "mentions": self.mentions,
+            "in_root": self.in_root,
+            "see": self.see,
+            "entries": self.entries,
+        }
+
+
+def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -> Awareness:
+    """Whether memory holds topic, when it was last seen, and where to look."""
+    cleaned = " ".join(topic.split())
+    if not cleaned or not content_tokens(cleaned):
+        raise InvalidInputError(f"{topic!r} names no topic", hint='e.g. memtree know "refresh tokens"')
+    aliases = aliases_of(vault.config.aliases)
+    answer = Awareness(cleaned, topic_key(cleaned, aliases))
+    phrases = phrases_for(cleaned, aliases)
+    if not phrases:
+        return answer
+    match = phrase_query(phrases)
+    own = index is None
+    index = index or Index(vault)
+    try:
+        if own:
+            index.sync()
+        chunks = list(index.phrase_chunks(match))
+        lines = index.phrase_lines(match)
+        cited = index.chunks_by_id(sorted({source for line in lines for source in line.sources}))
+    finally:
+        if own:
+            index.close()
+    # a summary line is dated by the chunks it cites, never by its period's end
+    days = sorted({c.day for c in chunks} | {row.day for row in cited.values()})
+    answer.known = bool(days)
+    answer.mentions = len(chunks)
+    if days:
+        answer.first_seen, answer.last_seen = days[0], days[-1]
+    see: list[str] = []
+    for line in lines:
+        see.append(f"{line.level}/{line.period}.md")
+    for chunk in chunks:
+        see.append(
+            f"daily/{chunk.day}.md"
+            if any(line.level == "daily" and line.period == chunk.day for line in lines)
+            else chunk.path
+        )
+    answer.see = list(dict.fromkeys(see))[: limit * 2]
+    for chunk in chunks[:limit]:
+        answer.entries.append(
+            {"date": chunk.day, "source": chunk.id, "speaker": chunk.speaker, "text": _clip(chunk.text)}
+        )
+    for line in lines[: max(0, limit - len(answer.entries))]:
+        answer.entries.append({"date": line.period, "source": f"{line.level}/{line.period}", "text": _clip(line.text)})
+    root = vault.read_bytes(ROOT_FILE)
+    if root:
+        root_forms = " " + " ".join(word_forms(root.decode("utf-8", errors="replace"))) + " "
+        answer.in_root = any(f" {p} " in root_forms for p in phrases)
+    return answer
+
+
+def _clip(text: str, words: int = 40) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")

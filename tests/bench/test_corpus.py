@@ -1,0 +1,325 @@
+"""Invariants of the benchmark corpus generator and of the BM25 baseline.
+
+The label checks here are written independently of the generator's own helpers (plain regexes
+over the chunk text), so a bug in the generator's matching shows up as a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from . import corpus
+from .bm25 import BM25Baseline, approx_tokens
+
+ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
+WORD = re.compile(r"[a-z0-9]+")
+
+
+@pytest.fixture(scope="module")
+def dev() -> corpus.Corpus:
+    return corpus.generate(1)
+
+
+@pytest.fixture(scope="module")
+def held_out() -> corpus.Corpus:
+    return corpus.generate(1, split="test")
+
+
+def dump(c: corpus.Corpus) -> str:
+    records = [
+        c.chunks,
+        [asdict(q) for q in c.questions],
+        [asdict(p) for p in c.probes],
+        [asdict(f) for f in c.facts],
+        c.meta,
+    ]
+    return json.dumps(records, default=str, sort_keys=True)
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def lines_of(c: corpus.Corpus) -> list[str]:
+    return [norm(f"{ch['speaker']}: {ch['text']}") for ch in c.chunks]
+
+
+def mentioning(lines: list[str], topic: str) -> list[int]:
+    """Indexes of lines where topic occurs as whole words (plural s/es allowed), case-insensitively."""
+    needle = norm(topic)
+    pattern = re.compile(r"(?<![a-z0-9])" + re.escape(needle) + r"(?:s|es)?(?![a-z0-9])")
+    return [i for i, line in enumerate(lines) if needle in line and pattern.search(line)]
+
+
+# ---------------------------------------------------------------- determinism and the chunk contract
+
+
+def test_same_arguments_same_corpus_and_other_arguments_differ() -> None:
+    a = corpus.generate(7, days=30)
+    assert dump(a) == dump(corpus.generate(7, days=30))
+    assert a.chunks != corpus.generate(8, days=30).chunks
+    assert a.chunks != corpus.generate(7, days=30, split="test").chunks
+
+
+def test_output_does_not_depend_on_hash_seeds() -> None:
+    """Set iteration order changes with PYTHONHASHSEED; the corpus must not."""
+    script = (
+        "import hashlib, json, sys; from dataclasses import asdict; sys.path.insert(0, sys.argv[1]); "
+        "import corpus; c = corpus.generate(5, days=20); "
+        "records = [c.chunks, [asdict(r) for r in c.questions + c.probes + c.facts], c.meta]; "
+        "print(hashlib.sha256(json.dumps(records, default=str, sort_keys=True).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", script, str(Path(__file__).parent)],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("0", "1", "2")
+    }
+    assert len(digests) == 1 and len(digests.pop()) == 64
+
+
+def test_script_writes_the_five_files(tmp_path: Path) -> None:
+    assert corpus.main(["--seed", "3", "--days", "10", "--split", "test", "--out", str(tmp_path)]) == 0
+    lines = (tmp_path / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    expected = corpus.generate(3, days=10, split="test")
+    assert [json.loads(line) for line in lines] == expected.chunks
+    questions = json.loads((tmp_path / "questions.json").read_text(encoding="utf-8"))
+    assert [q["id"] for q in questions] == [q.id for q in expected.questions]
+    facts = json.loads((tmp_path / "facts.json").read_text(encoding="utf-8"))
+    assert len(facts) == len(expected.facts) and all(isinstance(f["valid_from"], str) for f in facts)
+    assert len(json.loads((tmp_path / "probes.json").read_text(encoding="utf-8"))) == len(expected.probes)
+    assert json.loads((tmp_path / "meta.json").read_text(encoding="utf-8"))["split"] == "test"
+
+
+def test_chunks_follow_the_jsonl_contract(dev: corpus.Corpus) -> None:
+    ids = [c["id"] for c in dev.chunks]
+    assert len(set(ids)) == len(ids)
+    assert all(ID.match(i) for i in ids)
+    assert {c["speaker"] for c in dev.chunks} == {"user", "assistant"}
+    assert all(set(c) == {"id", "timestamp", "speaker", "text", "session"} for c in dev.chunks)
+    assert all(c["text"].strip() for c in dev.chunks)
+    moments = [datetime.fromisoformat(c["timestamp"]) for c in dev.chunks]
+    assert all(m.tzinfo is not None for m in moments)
+    assert moments == sorted(moments)
+    last: dict[str, datetime] = {}
+    for c, m in zip(dev.chunks, moments, strict=True):
+        assert c["session"] not in last or last[c["session"]] < m, c
+        last[c["session"]] = m
+    days = {m.date() for m in moments}
+    assert min(days) >= date(2025, 1, 6) and max(days) < date(2025, 4, 6)
+    assert 40 <= len(days) < 90  # quiet days exist
+    lengths = sorted(len(c["text"]) for c in dev.chunks)
+    assert lengths[len(lengths) // 2] < 200 and sum(n >= 800 for n in lengths) >= 50  # short turns, long answers
+
+
+def test_local_time_zone_offsets_follow_daylight_saving() -> None:
+    c = corpus.generate(3, days=60, start=date(2025, 3, 1), tz="Europe/Berlin", plant=False)
+    offsets = {c["timestamp"][:10]: c["timestamp"][-6:] for c in c.chunks}
+    assert {o for d, o in offsets.items() if d < "2025-03-30"} == {"+01:00"}
+    assert {o for d, o in offsets.items() if d > "2025-03-30"} == {"+02:00"}
+    moments = [datetime.fromisoformat(ch["timestamp"]) for ch in c.chunks]
+    assert moments == sorted(moments)
+
+
+def test_one_year_at_100_per_day_is_fast() -> None:
+    began = time.perf_counter()
+    c = corpus.generate(1, days=365, chunks_per_day=100, plant=False)
+    took = time.perf_counter() - began
+    assert 32_000 <= len(c.chunks) <= 41_000
+    assert max(ch["timestamp"][11:19] for ch in c.chunks) < "24:00:00"
+    assert not c.questions and not c.probes and not c.facts
+    assert took < 6.0, f"{len(c.chunks)} chunks took {took:.1f}s"  # ~0.6 s on the dev box; generous
+
+
+# ---------------------------------------------------------------- questions
+
+
+def test_questions_have_exact_evidence(dev: corpus.Corpus) -> None:
+    by_id = {c["id"]: c for c in dev.chunks}
+    counts = {cat: sum(q.category == cat for q in dev.questions) for cat in corpus.CATEGORIES}
+    assert sum(counts.values()) >= 150 and min(counts.values()) >= 20, counts
+    assert len({q.id for q in dev.questions}) == len(dev.questions)
+    for q in dev.questions:
+        assert q.evidence and all(e in by_id for e in q.evidence), q
+        texts = [by_id[e]["text"].casefold() for e in q.evidence]
+        for key in dev.meta["question_keys"][q.id]:
+            assert any(key.casefold() in t for t in texts), (q, key)
+        assert q.asked_at > max(by_id[e]["timestamp"] for e in q.evidence)
+        if q.category in ("single-hop", "update", "paraphrase"):
+            assert len(q.evidence) == 1 and q.answer.casefold() in texts[0], q
+        elif q.category == "temporal":
+            assert q.answer == by_id[q.evidence[0]]["timestamp"][:10], q
+        else:
+            days = {by_id[e]["timestamp"][:10] for e in q.evidence}
+            assert 2 <= len(q.evidence) <= 3 and len(days) == len(q.evidence), q
+
+
+def test_questions_do_not_copy_their_evidence(dev: corpus.Corpus) -> None:
+    by_id = {c["id"]: c for c in dev.chunks}
+    for q in dev.questions:
+        if q.category not in ("single-hop", "paraphrase"):
+            continue
+        evidence = norm(by_id[q.evidence[0]]["text"])
+        asked = norm(q.question).rstrip("?")
+        assert asked not in evidence
+        qw, ew = set(WORD.findall(asked)), set(WORD.findall(evidence))
+        assert len(qw & ew) / len(qw | ew) < 0.6, q
+        if q.category == "paraphrase":  # synonyms: little besides entity names is shared
+            shared = (qw & ew) - {"the", "a", "of", "to", "s", "in", "on", "for", "and"}
+            assert len(shared) <= 4, (q, shared)
+
+
+def test_update_questions_point_at_the_latest_value(dev: corpus.Corpus) -> None:
+    updates = [q for q in dev.questions if q.category == "update"]
+    assert updates
+    for q in updates:
+        current = [f for f in dev.facts if f.stated_in[0] == q.evidence[0]]
+        assert len(current) == 1, q
+        fact = current[0]
+        assert fact.value == q.answer and fact.superseded_on is None
+        older = [f for f in dev.facts if f.subject == fact.subject and f.superseded_by is not None]
+        assert older and max(f.superseded_on for f in older if f.superseded_on) == fact.valid_from
+
+
+# ---------------------------------------------------------------- probes
+
+
+def test_probe_labels_hold_in_the_text(dev: corpus.Corpus) -> None:
+    lines = lines_of(dev)
+    words = {w for line in lines for w in WORD.findall(line)}
+    by_label = {label: [p.topic for p in dev.probes if p.label == label] for label in corpus.PROBE_LABELS}
+    assert all(len(topics) >= 60 for topics in by_label.values()), {k: len(v) for k, v in by_label.items()}
+    assert len({t.casefold() for topics in by_label.values() for t in topics}) == len(dev.probes)
+    present_counts = {t: len(mentioning(lines, t)) for t in by_label["present"]}
+    assert all(present_counts.values()), present_counts
+    assert present_counts == dev.meta["probe_mentions"]
+    assert sum(n <= 2 for n in present_counts.values()) >= 10  # some mentioned only once or twice
+    assert sum(len(t.split()) > 1 for t in by_label["present"]) >= 10  # multi-word
+    assert len(dev.meta["present_variants"]) >= 5  # case or number differs from the text
+    joined = " ".join(lines)
+    for label in ("absent_clean", "absent_near"):
+        for topic in by_label[label]:
+            assert not mentioning(lines, topic), (label, topic)
+            if norm(topic) in joined:  # across lines too, as membench reads the whole memory
+                assert not re.search(r"(?<![a-z0-9])" + re.escape(norm(topic)) + r"(?![a-z0-9])", joined), topic
+    for topic in by_label["absent_clean"]:
+        assert not set(WORD.findall(topic.casefold())) & words, topic
+    for topic in by_label["absent_near"]:
+        topic_words = WORD.findall(topic.casefold())
+        related = [
+            v
+            for w in topic_words
+            for v in words
+            if len(v) >= 4 and len(w) >= 4 and (w.startswith(v) or v.startswith(w))
+        ]
+        assert set(topic_words) & words or related, topic  # "shoe shop" shares "shoe" with "shoes"
+
+
+# ---------------------------------------------------------------- facts and distractors
+
+
+def test_facts_and_their_changes(dev: corpus.Corpus) -> None:
+    by_id = {c["id"]: c for c in dev.chunks}
+    assert {f.category for f in dev.facts} == set(corpus.FACT_CATEGORIES)
+    for f in dev.facts:
+        assert f.stated_in and all(s in by_id for s in f.stated_in), f
+        assert by_id[f.stated_in[0]]["timestamp"][:10] == f.valid_from.isoformat()
+        assert all(f.value.casefold() in by_id[s]["text"].casefold() for s in f.stated_in), f
+        if f.superseded_on is not None:
+            assert f.superseded_on > f.valid_from
+            successors = [g for g in dev.facts if g.subject == f.subject and g.valid_from == f.superseded_on]
+            assert [g.value for g in successors] == [f.superseded_by], f
+    assert sum(f.superseded_on is not None for f in dev.facts) >= 20
+    corroborated = [f for f in dev.facts if len({by_id[s]["timestamp"][:10] for s in f.stated_in}) > 1]
+    assert len(corroborated) >= 5
+    stated = {s for f in dev.facts for s in f.stated_in}
+    distractors = dev.meta["distractors"]
+    assert {d["kind"] for d in distractors} >= {"hypothetical", "question", "temporary", "rejected"}
+    assert all(d["chunk"] in by_id and d["chunk"] not in stated for d in distractors)
+
+
+# ---------------------------------------------------------------- dev / test split
+
+
+def test_dev_and_test_use_disjoint_templates_and_entities(dev: corpus.Corpus, held_out: corpus.Corpus) -> None:
+    def keys(c: corpus.Corpus) -> set[str]:
+        t = c.meta["templates"]
+        return set(t["questions"].values()) | set(t["chunks"].values())
+
+    dev_keys, test_keys = keys(dev), keys(held_out)
+    assert dev_keys and test_keys and not dev_keys & test_keys
+    assert all(int(k.rsplit(".", 1)[1]) % 2 == 0 for k in dev_keys)
+    assert all(int(k.rsplit(".", 1)[1]) % 2 == 1 for k in test_keys)
+    dev_texts = {corpus.template_text(k) for k in dev_keys}
+    assert not dev_texts & {corpus.template_text(k) for k in test_keys}
+    for key in dev_keys | test_keys:  # only banks that are split by parity are used
+        assert key.rsplit(".", 2)[1] in corpus.SPLIT_BANKS
+    dev_words = {w for line in lines_of(dev) for w in WORD.findall(line)}
+    test_words = {w for line in lines_of(held_out) for w in WORD.findall(line)}
+    for pool in (corpus.PEOPLE, corpus.KIDS, corpus.PROJECTS):
+        dev_half, test_half = (set(v.lower() for v in corpus._half(pool, s)) for s in corpus.SPLITS)
+        assert not dev_half & test_half
+        assert not test_half & dev_words and not dev_half & test_words
+
+
+# ---------------------------------------------------------------- BM25 baseline
+
+
+def test_bm25_finds_planted_facts_within_budget(dev: corpus.Corpus) -> None:
+    baseline = BM25Baseline(dev.chunks, approx_tokens)
+    singles = [q for q in dev.questions if q.category == "single-hop"]
+    found = 0
+    for q in singles:
+        context, ids = baseline.retrieve(q.question, 400)
+        assert approx_tokens(context) <= 400
+        found += q.evidence[0] in ids
+    assert found / len(singles) >= 0.6, found  # ~0.9 measured
+
+
+def test_bm25_context_is_dated_time_ordered_and_within_budget(dev: corpus.Corpus) -> None:
+    def by_words(text: str) -> int:  # not additive over lines, unlike chars / 4
+        return len(text.split()) + text.count("\n")
+
+    baseline = BM25Baseline(dev.chunks, by_words)
+    by_id = {c["id"]: c for c in dev.chunks}
+    for q in dev.questions[:40]:
+        for budget in (50, 300, 2000):
+            context, ids = baseline.retrieve(q.question, budget)
+            assert by_words(context) <= budget
+            stamps = [by_id[i]["timestamp"] for i in ids]
+            assert stamps == sorted(stamps)
+            headers = re.findall(r"^## (\d{4}-\d{2}-\d{2})$", context, re.MULTILINE)
+            assert headers == sorted(set(s[:10] for s in stamps))
+            for i in ids:
+                assert f"{by_id[i]['speaker']}: {by_id[i]['text']}" in context
+    assert baseline.retrieve("zzzz unknownword", 1000) == ("", [])
+    assert baseline.retrieve(dev.questions[0].question, 0) == ("", [])
+
+
+def test_bm25_skips_what_does_not_fit_and_keeps_going() -> None:
+    chunks = [
+        {"id": "a", "timestamp": "2025-01-02T10:00:00+00:00", "speaker": "user", "text": "kiwi " * 200},
+        {"id": "b", "timestamp": "2025-01-01T10:00:00+00:00", "speaker": "user", "text": "the kiwi tree"},
+        {"id": "c", "timestamp": "2025-01-03T10:00:00+00:00", "speaker": "assistant", "text": "apples only"},
+    ]
+    baseline = BM25Baseline(chunks, approx_tokens)
+    assert baseline.rank("kiwi")[0] == 1  # "a" (time order 1) repeats the term: it ranks first
+    context, ids = baseline.retrieve("kiwi", 20)
+    assert ids == ["b"] and context == "## 2025-01-01\nuser: the kiwi tree"
+    context, ids = baseline.retrieve("kiwi apples", 1000)
+    assert ids == ["b", "a", "c"]
+    assert context.index("## 2025-01-01") < context.index("## 2025-01-02") < context.index("## 2025-01-03")
