@@ -1,0 +1,992 @@
+"""Durable facts: extraction by cue, the store in the vault, undo, and the reading API.
+
+A fact is what is true now about one subject (a preference, a constraint, a decision...), not
+what happened. Facts come out of the per-day compaction pass as `FactCandidate`s (the cue
+extractor below, or the LLM's JSON answer) and are kept in each daily summary's front matter.
+`rebuild_facts` recomputes the whole store from all of them after every compaction
+(consolidate.py), so a late chunk or a forgotten one re-derives everything consistently.
+
+The store, git-tracked and deterministic (the same candidates give the same bytes):
+- facts/<category>.md   one section per subject: the current value, then its history;
+- facts/audit.jsonl     every merge, corroboration, supersession and resolution, one a line;
+- facts/overrides.yaml  the reversals `undo` recorded, honoured by every rebuild.
+The last rebuild's figures and its retrieval check go to .memtree/facts-report.json.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .config import Config
+from .consolidate import (
+    CATEGORIES,
+    CHANGE_VERB,
+    Event,
+    Fact,
+    Outcome,
+    Similarity,
+    Version,
+    change_of,
+    consolidate,
+    parse_audit,
+    parse_category,
+    plain_text,
+    render_audit,
+    render_category,
+)
+from .errors import ConflictError, InvalidInputError, VaultFormatError
+from .summary import FactCandidate
+from .text import STOPWORDS, WORD, fold, sentences, word_form
+from .topics import BUILTIN_ALIASES, is_generic, topic_key
+
+if TYPE_CHECKING:
+    from .index import Index
+    from .summarizers import Unit
+    from .vault import Vault
+
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "Event",
+    "Fact",
+    "RebuildReport",
+    "Version",
+    "audit_events",
+    "extract_facts",
+    "facts_matching",
+    "get_fact",
+    "last_rebuild_report",
+    "load_facts",
+    "rebuild",
+    "rebuild_facts",
+    "search_facts",
+    "standing_fact_lines",
+    "undo",
+]
+
+EXTRACTOR_VERSION = "cues-1"
+FACTS_DIR = "facts"
+AUDIT_FILE = "facts/audit.jsonl"
+OVERRIDES_FILE = "facts/overrides.yaml"
+REPORT_FILE = ".memtree/facts-report.json"
+EMBEDDINGS_FILE = ".memtree/fact-embeddings.json"
+MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
+MAX_KEY_WORDS = 6
+CHECK_LIMIT = 5  # the retrieval check: a fact must come back among this many for its own subject
+STANDING_ORDER = ("preference", "constraint", "decision", "failure_pattern", "domain_fact", "entity")
+
+# ---------------------------------------------------------------- extraction: cleaning a sentence
+
+_ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "gpt", "chatgpt", "copilot"})
+_PREAMBLE = re.compile(
+    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|anyway|unrelated|actually|alright|right|well|hey|psa|"
+    r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
+    r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder)\b[,:;!.-]*\s*)+",
+    re.IGNORECASE,
+)
+_TRAILER = re.compile(
+    r"(?:[.,;]?\s*(?:anyway|lol|haha|:\)|:-\)|;\)|\(noting it here\)|just so it'?s written down somewhere|"
+    r"more on that later|fyi|btw|thanks|thx|!+))+\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+# ---------------------------------------------------------------- extraction: what disqualifies a sentence
+
+_QUESTION_START = re.compile(
+    r"^(?:who|what|when|where|why|how|which|whose|should|shall|can|could|would|will|is|are|am|was|were|do|does|"
+    r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|suppose|supposing|imagine|assuming|say|hypothetically|in theory|what if|let's say)\b"
+    r"|\b(?:if (?:we|i|you|they|it)|what if|would|could|might|maybe|perhaps|were to|in theory|hypothetically|"
+    r"thinking (?:about|of)|considering|wondering|not sure|unsure|i guess|lol no)\b",
+    re.IGNORECASE,
+)
+_TEMPORARY = re.compile(
+    r"\b(?:for now|just for (?:today|now|this|the)|for today|today only|only today|this (?:week|time|sprint) only|"
+    r"only (?:this|for this) (?:week|time|sprint|once)|for the moment|temporar(?:y|ily)|until (?:lunch|tonight|"
+    r"tomorrow|monday|tuesday|wednesday|thursday|friday|the weekend|next week|further notice|we fix|it'?s fixed)|"
+    r"for the time being|this once|one[- ]off)\b",
+    re.IGNORECASE,
+)
+_REJECTED = re.compile(
+    r"\b(?:decided against|not going (?:with|for)|won'?t (?:go with|use|be using)|rejected|ruled out|turned down|"
+    r"vetoed|dropped the idea|not (?:yet )?decided|haven'?t decided|undecided|no decision|considered|discussed it|"
+    r"too expensive|not worth)\b",
+    re.IGNORECASE,
+)
+_HEARSAY = re.compile(r"\b(?:says|said|told me|mentioned|according to|claims|apparently|heard)\b", re.IGNORECASE)
+# a metric moving or a bug fixed is an event, not a durable fact
+_EVENT = re.compile(
+    r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)|\d+\s*(?:ms|kb|mb|gb)|"
+    r"fixed|resolved|solved|(?<!\()it was|they were)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'll|our|us|let's)\b", re.I)
+
+# ---------------------------------------------------------------- extraction: the cues
+
+# a capitalized name of up to three words (case-sensitive inside the case-insensitive cues)
+_NAME = (
+    r"(?-i:(?!(?:I|I'm|I've|I'd|My|We|Our|The|This|That|It|It's|You|Your|They|He|She)\b)"
+    r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
+)
+_TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)?"
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_ATTRIBUTES = (
+    r"job queue|queue|datastore|data store|database|db|cache|broker|message broker|timeout|upstream timeout|"
+    r"rate limit|limit|quota|sla|uptime target|version|runtime|language|stack|framework|ci|ci provider|host|"
+    r"hosting|hosting provider|cloud|region|owner|lead|tech lead|manager|contact|point of contact|poc|billing cycle|"
+    r"plan|tier|budget|deadline|cutoff|time ?zone|schedule|role|title|on-call rotation|release cadence"
+)
+_DIETS = (
+    r"vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|"
+    r"teetotal|sober|halal|kosher"
+)
+_ROLES = (
+    r"engineer|designer|manager|lead|pm|cto|ceo|cfo|vp|director|analyst|scientist|admin|administrator|intern|"
+    r"contractor|consultant|architect|recruiter|developer|dev|sre|qa|tester|writer|head|researcher|marketer|"
+    r"accountant|coordinator|specialist|advocate|strategist|officer"
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One way of stating a durable fact: a pattern with optional s/s2 (subject) and v (value) groups."""
+
+    name: str
+    category: str
+    confidence: float
+    who: str  # "user": said by a person; "any": the assistant too; "user!": by a person, and naming something
+    aspect: str  # a word the subject key ends with ("owner", "birthday"...)
+    pattern: re.Pattern[str]
+
+
+# The first cue that matches a sentence decides its category and subject. Failure patterns come
+# first, and may come from the assistant (it often finds the cause); the rest must come from a person.
+# fmt: off
+_CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
+    ("keeps-failing", "failure_pattern", 0.85, "any", "failure",
+     r"^(?P<s>.+?)\s+(?:keeps?|kept)\s+(?:on\s+)?(?:failing|breaking|crashing|timing out|flaking|dying|erroring|"
+     r"falling over|going down|hanging)\b[\s,]*(?:because|when|whenever|every time|since|due to|as soon as|if)\s+(?P<v>.+)"),
+    ("fails-because", "failure_pattern", 0.8, "any", "failure",
+     r"^(?P<s>.+?)\s+(?:fails?|failed|breaks?|broke|crashes|crashed|flakes?|flaked|times? out|errors? out|goes down|"
+     r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time)\s+)?(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
+    ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
+     r"^(?P<s>.+?)\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
+     r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
+    ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
+     r"(?P<s>.+?)\s+(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
+     r"\s*[:,;-]+\s*(?P<v>.+)"),
+    ("pattern-with", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
+     r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
+    ("root-cause", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:the\s+)?(?:root cause|real cause|cause)\s+(?:of|for|behind)\s+(?:the\s+)?(?P<s>.+?)\s+(?:is|was|are|were)\s+"
+     r"(?:that\s+)?(?P<v>.+)"),
+    ("failures-caused-by", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes|errors|timeouts))\s+(?:(?:are|is|were|have been)\s+"
+     r"(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)|come from|comes from|stem from|stems from)\s+(?P<v>.+)"),
+    ("another-cause", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:the\s+)?(?P<s>.+?)\s+(?:failures?|crashes|outages|deploys?|builds?|tests?)\s+(?:have|has)\s+"
+     r"(?:another|a different)\s+(?:cause|reason)\b\s*[:,-]*\s*(?P<v>.+)"),
+    ("wrong-about", "failure_pattern", 0.8, "user", "failure",
+     r"\b(?:we were|i was)\s+wrong about\s+(?P<s>.+?)\s*[,:;-]+\s*(?P<v>(?:it'?s\s+)?not\b.+)"),
+    # decisions
+    ("we-decided", "decision", 0.85, "user", "",
+     r"\b(?:we|i|the team|team)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|opted|"
+     r"committed)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
+    ("decision-made", "decision", 0.8, "user", "",
+     r"^(?P<v>.+?)[,;:-]+\s*(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)\b"),
+    ("decision-colon", "decision", 0.8, "user", "", r"^(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
+    ("lets-go-with", "decision", 0.8, "user", "",
+     r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to)\s+(?:go(?:ing)? with|use|"
+     r"stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"),
+    ("we-host", "decision", 0.75, "user!", "",
+     r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at)\s+(?P<v>.+)"),
+    ("uses-for", "decision", 0.75, "user!", "",
+     r"^(?P<s0>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|runs)\s+(?P<v>.+?)\s+for\s+"
+     r"(?:its\s+|their\s+|the\s+)?(?P<s>[\w -]{2,40})$"),
+    ("uses", "decision", 0.7, "user!", "",
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|is written in)\s+(?P<v>.+)"),
+    ("spending-in", "decision", 0.7, "user", "",
+     r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"),
+    ("will-run-on", "decision", 0.7, "user!", "",
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,50}?)\s+(?:will|is going to|are going to)\s+(?:run|live|be hosted|be deployed|"
+     r"keep (?:its|their) data|store (?:its|their) data|stay|build|use)\s+(?:on|in|with|at)?\s*(?P<v>.+)"),
+    # a person's own preferences
+    ("for-x-i-prefer", "preference", 0.85, "user", "",
+     r"^for\s+(?P<s>[\w .'-]{2,40}?),?\s+i\s+(?:really\s+|much\s+|always\s+)?(?:prefer|like|want|use)\s+(?P<v>.+)"),
+    ("how-i-like-it", "preference", 0.8, "user", "",
+     r"^(?P<s>.+?)\s+(?:gets|get|uses|use|has|have|does|do|is|are|on)\s+(?P<v>.+?)[,;]?\s+(?:that'?s|which is|just)\s+"
+     r"(?:how|the way|what)\s+(?:i|we)\s+(?:like|want|prefer)\s+(?:it|them)\b"),
+    ("my-thing-is", "preference", 0.75, "user", "",
+     r"\bmy\s+(?P<s>(?:[\w-]+\s+)?(?:order|drink|coffee|tea|diet|seat|editor|ide|shell|stack|language|framework|"
+     r"style|setup|pronouns|(?:\w+\s+)?of choice))\s+(?:is|are|=|:)\s+(?P<v>.+)"),
+    ("i-am-diet", "preference", 0.8, "user", "diet",
+     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+)?(?P<v>" + _DIETS + r")\b"),
+    ("aiming-for", "preference", 0.7, "user", "goal",
+     r"\b(?:this year i want to|i'?m training for|i'?m aiming for|my goal is to|i want to finally)\s+(?P<v>.+)"),
+    ("give-me-please", "preference", 0.75, "user", "",
+     r"^(?:please\s+)?(?P<v>(?:give|show|send|write|answer|reply|keep|tell)\s+(?:me|it)\b.+?),?\s+please$"),
+    ("i-prefer", "preference", 0.85, "user", "",
+     r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
+     r"(?P<v>.+?)(?:\s+(?:for|when|in|as|over|to)\s+(?P<s>.+))?$"),
+    ("id-rather", "preference", 0.75, "user", "", r"\bi(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<v>.+)"),
+    ("my-favourite", "preference", 0.8, "user", "",
+     r"\bmy\s+(?:all[- ]time\s+)?(?P<s>(?:favou?rite|usual|go-to|preferred|default)(?:\s+[\w-]+){0,3}?)\s*"
+     r"(?:is|are|=|:|has to be|would be)\s+(?P<v>.+)"),
+    ("my-goal", "preference", 0.8, "user", "",
+     r"\bmy\s+(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|aim|resolution|rule|policy|routine|diet|budget|limit))\b"
+     r"(?:\s+(?:for|this|in)\s+[\w ]{1,20}?)?\s*(?:is|are|=|:)\s+(?P<v>.+)"),
+    ("goal-colon", "preference", 0.75, "user", "",
+     r"^(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|resolution|rule))\s+(?:for|this)\s+(?:the\s+)?[\w ]{1,20}?:\s*(?P<v>.+)"),
+    ("please-always", "preference", 0.85, "user", "",
+     r"^(?:please\s+)?(?:always|from now on,?\s+(?:please\s+)?(?:always\s+)?)\s*(?P<v>(?:give|show|use|write|answer|"
+     r"reply|send|put|add|include|explain|start|keep|format|respond|call|ask|tell|remind|check|suggest|book|get|order|pick|"
+     r"choose|reserve)\b.+)"),
+    ("from-now-on", "preference", 0.8, "user", "",
+     r"\b(?:from now on|going forward|moving forward|in (?:the )?future|henceforth)\b[,:]?\s*(?P<v>.+)"),
+    ("i-always", "preference", 0.8, "user", "",
+     r"\bi\s+(?:always|never|usually|only|exclusively)\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted)\b)[a-z]+)\s+"
+     r"(?P<v>.+)"),
+    ("x-for-y-always", "preference", 0.8, "user", "",
+     r"^(?P<v>.+?)\s+for\s+(?P<s>[\w -]{3,30}?)[,;]\s+(?:never anything else|nothing else|no exceptions|always|"
+     r"every time)\b"),
+    ("x-colon-y-only", "preference", 0.75, "user", "",
+     r"^(?P<s>[\w .'-]{2,40}?):\s+(?P<v>[^,;]+?)[,;]\s+(?:never anything else|nothing else|no exceptions|only that|"
+     r"always)\b"),
+    ("every-time", "preference", 0.75, "user", "",
+     r"^(?P<v>.+?)\s+(?:every time|always|each time)\b.*\b(?:that'?s my rule|my rule|no exceptions)\b"),
+    ("i-am-these-days", "preference", 0.7, "user", "diet",
+     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:these days|nowadays|now)\b"),
+    ("i-eat", "preference", 0.7, "user", "diet",
+     r"\bi\s+(?:eat|drink|don'?t eat|don'?t drink|avoid|only eat|only drink|follow)\s+(?P<v>[\w -]+?)(?:,|\s+so\b|$)"),
+    ("for-x-please", "preference", 0.7, "user", "", r"^for\s+(?P<s>[\w -]{3,30}?),\s+(?P<v>.+?)\s+please\b"),
+    # constraints
+    ("never", "constraint", 0.8, "user", "",
+     r"^(?:please\s+|we\s+|you\s+)?(?:never|do not ever|don'?t ever|must never|should never)\s+(?P<v>.+)"),
+    ("dont-recurring", "constraint", 0.75, "user", "",
+     r"^(?:please\s+)?(?:don'?t|do not)\s+(?P<v>(?:deploy|schedule|book|merge|push|release|run|ship|call|email|touch)\b"
+     r".*\b(?:on\s+\w+days|weekends?|mornings|evenings|after\s+\d|before\s+\d|past\s+(?:\d|noon|midnight)|ever)\b.*)"),
+    ("no-x-on", "constraint", 0.75, "user", "",
+     r"^(?:please\s+)?no\s+(?P<s>meetings|deploys|deployments|calls|merges|pushes|releases|changes|migrations)\s+"
+     r"(?:on|before|after|during|outside)\s+(?P<v>.+)"),
+    ("must", "constraint", 0.8, "user", "",
+     r"^(?P<s>.+?)\s+(?:must|must not|mustn'?t|has to|have to|need to|needs to|is required to|are required to|"
+     r"may only|can only|is not allowed to|are not allowed to)\s+(?P<v>(?:stay|remain|be|live|run|go|happen|ship|use|"
+     r"never|not|only|always)\b.+)"),
+    ("requires", "constraint", 0.75, "user", "", r"^(?P<s>.+?)\s+(?:requires|require|mandates)\s+(?P<v>.+)"),
+    ("capped-at", "constraint", 0.8, "user", "",
+     r"^(?P<s>.+?)\s+(?:is|are|gets|get|stays|has been)?\s*(?:capped|limited|restricted|throttled)\s+(?:at|to)\s+(?P<v>.+)"),
+    ("hard-limit", "constraint", 0.8, "user", "",
+     r"\b(?:hard|strict|firm)\s+(?:limit|cap|ceiling|cutoff|deadline|budget)\s+(?:of|is|at|:)\s*(?P<v>.+?)"
+     r"(?:\s+(?:on|for)\s+(?P<s>.+))?$"),
+    ("not-more", "constraint", 0.75, "user", "",
+     r"^(?P<s>.+?)\s+(?:gets|get|has|have|is allowed|are allowed)\s+(?P<v>.+?),?\s+(?:not more|no more than that|"
+     r"max(?:imum)?|at most|tops)\b"),
+    ("only-runs", "constraint", 0.75, "user", "",
+     r"^(?P<s>.+?)\s+(?:only|exclusively)\s+(?:run|runs|happen|happens|go out|goes out|ship|ships|deploy|deploys|"
+     r"take place|takes place)\s+(?P<v>.+)"),
+    ("allergic", "constraint", 0.85, "user", "allergy",
+     r"^(?P<s>.+?)\s+(?:is|are|'s|am|'m)\s+(?:severely\s+|very\s+|badly\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"),
+    ("has-allergy", "constraint", 0.85, "user", "allergy",
+     r"^(?P<s>.+?)\s+(?:has|have)\s+(?:an?\s+|a severe\s+)?(?P<v>[\w -]+?)\s+(?:allergy|intolerance)\b"),
+    ("cutoff-is", "constraint", 0.75, "user", "",
+     r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,40}?\b(?:cutoff|cut-off|freeze|deadline|curfew|limit|cap|budget|window|"
+     r"quota))\b(?:\s+(?:on|for)\s+[\w ]{1,25}?)?\s+(?:is|are|=|:)\s+(?:capped at\s+)?(?P<v>.+)"),
+    # people and things
+    ("told-me-prefers", "entity", 0.75, "user", "preference",
+     r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
+     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better)\s+(?P<v>.+)"),
+    ("owns", "entity", 0.8, "user", "owner",
+     r"^(?P<v>" + _NAME + r")\s+(?:owns|maintains|is responsible for|is in charge of|looks after|leads)\s+(?P<s>.+)"),
+    ("owner-of", "entity", 0.8, "user", "owner",
+     r"^(?P<v>" + _NAME + r")\s+is\s+(?:the\s+|our\s+)?(?:(?:new|current|main)\s+)?(?:owner|maintainer|lead|"
+     r"point of contact|dri)\s+(?:of|for|on)\s+(?P<s>.+)"),
+    ("owned-by", "entity", 0.8, "user", "owner",
+     r"^(?P<s>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:owned|maintained|run|led|looked after)\s+by\s+(?P<v>" + _NAME + r")"),
+    ("is-contact-at", "entity", 0.8, "user", "contact",
+     r"^(?P<v>" + _NAME + r")\s+is\s+(?:our|the)\s+(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|"
+     r"liaison)\s+(?:at|for|with|in)\s+(?P<s>.+)"),
+    ("contact-at", "entity", 0.8, "user", "contact",
+     r"\b(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|liaison)\s+(?:at|for|with|in)\s+(?P<s>.+?)\s+"
+     r"(?:is|=|:)\s+(?P<v>" + _NAME + r")"),
+    ("go-through", "entity", 0.75, "user", "contact",
+     r"\bfor\s+anything\s+(?P<s>[\w .'-]+?)[- ]related,\s+(?:go through|talk to|ask|contact|ping)\s+(?P<v>" + _NAME + r")"),
+    ("lives-in", "entity", 0.8, "user", "home",
+     r"^(?:my\s+[\w-]+\s+)?(?P<s>" + _NAME + r")(?:\s*\((?:my|our)\s+[\w -]+\))?\s+(?:lives|has been living|has lived|"
+     r"is living|is based|lives now|now lives|resides)\s+in\s+(?P<v>" + _NAME + r")"),
+    ("birthday", "entity", 0.85, "user", "birthday",
+     r"^(?P<s>" + _NAME + r")(?:'s|’s)\s+birthday\s+is\s+(?:on\s+)?(?P<v>.+)"
+     r"|^(?P<s2>" + _NAME + r")\s+(?:celebrates|has)\s+(?:their|his|her)\s+birthday\s+(?:on\s+)?(?P<v2>.+)"),
+    ("role", "entity", 0.7, "user", "role",
+     r"^(?P<s>" + _NAME + r")\s+is\s+(?:our|the|a|an)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+    ("became-role", "entity", 0.75, "user", "role",
+     r"^(?P<s>" + _NAME + r")\s+(?:became|becomes|is now|was promoted to|got promoted to|moved into|stepped into|took on)"
+     r"\s+(?:the\s+|an?\s+|our\s+)?(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+    ("does-on-weekday", "entity", 0.75, "user", "schedule",
+     r"^(?P<s>" + _NAME + r")\s+(?P<v>swims|plays\s+\w+|trains|practices|rides|climbs|dances|skates|runs|has\s+[\w -]+?)\s+"
+     r"(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
+    ("attribute-is", "domain_fact", 0.75, "user!", "",
+     r"^(?:the\s+)?(?P<s>[\w.' -]{2,30}?)(?:'s|’s)\s+(?P<s2>(?:main\s+|primary\s+|current\s+)?(?:" + _ATTRIBUTES + r"))\s+"
+     r"(?:is|are|=|:)\s+(?P<v>.+)"),
+    ("lessons-on", "entity", 0.75, "user", "schedule",
+     r"^(?P<s>" + _NAME + r")(?:'s|’s)?\s+(?:has\s+)?(?P<v>[\w -]{2,30}?\s+(?:lessons?|class(?:es)?|practice|training|"
+     r"therapy|tutoring))\s+(?:is\s+|are\s+)?(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
+    # how systems, teams and clients are set up
+    ("we-are-on-version", "domain_fact", 0.75, "user", "version",
+     r"\b(?:we'?re|we are|we'?re still|the project is|it'?s|(?:the\s+)?[\w-]+\s+is)\s+(?:on|using|running|pinned to)"
+     r"\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"),
+    ("uses-version", "domain_fact", 0.75, "any", "version",
+     r"\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
+    ("meeting-at", "domain_fact", 0.75, "user", "time",
+     r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,30}?\b(?:standup|stand-up|meeting|sync|retro|retrospective|review|1:1|"
+     r"one-on-one|check-in|planning|demo))\s+(?:is|starts|happens|runs|begins)\s+(?:at\s+)?(?P<v>" + _TIME + r")\b"),
+    ("setting-is", "domain_fact", 0.75, "any", "",
+     r"\b(?:the\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:timeout|ttl|retention|sla|quota|threshold|interval|port|limit|"
+     r"max(?:imum)?|minimum|batch size|pool size))\s+(?:for|of|in|on)\s+(?P<s2>[\w.-]+)\s+(?:is|are|=)\s+(?P<v>.+)"),
+    ("times-out-at", "domain_fact", 0.75, "any", "timeout",
+     r"^(?P<s>[\w.-]+)\s+times\s+out\s+(?:[\w ]+?\s+)?(?:at|after)\s+(?P<v>\d.+)"),
+    ("billed", "domain_fact", 0.75, "user", "billing",
+     r"^(?P<s>" + _NAME + r")\s+(?:is billed|are billed|pays|pay|is invoiced|are invoiced|renews|gets invoiced)\s+"
+     r"(?P<v>monthly|quarterly|annually|yearly|weekly|every\s+[\w ]+|once a [\w]+|twice a [\w]+)\b"),
+    ("sla", "domain_fact", 0.75, "user", "sla",
+     r"\b(?P<v>\d{2}(?:\.\d+)?\s*%)\s+(?:uptime|availability)(?:\s+(?:sla|target|guarantee))?\s+(?:for|on)\s+(?P<s>.+)"
+     r"|^(?P<s2>.+?)\s+(?:has|offers|guarantees|promises)\s+(?:an?\s+)?(?P<v2>\d{2}(?:\.\d+)?\s*%)\s+(?:uptime|availability)"),
+    ("sprints-last", "domain_fact", 0.7, "user", "sprint",
+     r"^(?P<s>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:sprints?|iterations?|cycles?)\s+(?:last|are|run|take)\s+"
+     r"(?P<v>(?:one|two|three|four|\d+)\s+weeks?)"
+     r"|^(?P<s2>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:runs|does|works in|has)\s+(?P<v2>(?:one|two|three|four|\d+)[- ]weeks?)"
+     r"\s+(?:sprints?|iterations?|cycles?)"),
+    ("we-bill", "domain_fact", 0.75, "user", "billing",
+     r"\bwe\s+(?:invoice|bill|charge)\s+(?P<s>" + _NAME + r")\s+(?P<v>monthly|quarterly|annually|yearly|weekly|"
+     r"every\s+[\w ]+|once a \w+|twice a \w+)\b"),
+    ("runs-on", "decision", 0.7, "user!", "",
+     r"^(?P<s>(?:the\s+)?(?:[\w.'-]+\s+){0,3}?[\w.'-]+)\s+(?:now\s+)?(?-i:runs|builds|is hosted|are hosted|is deployed|"
+     r"are deployed|lives|is running|gets deployed|deploys|(?:builds|jobs|workers|services|tests|pipelines)\s+run)\s+"
+     r"(?:on|in|to|with|at)\s+(?P<v>.+)"),
+    ("stores-in", "decision", 0.7, "user!", "datastore",
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:everything|all (?:its|their) "
+     r"data|its data|their data|data)\s+(?:in|to|on)\s+(?P<v>.+)"),
+)
+# fmt: on
+CUES: tuple[Cue, ...] = tuple(
+    Cue(name, category, confidence, who, aspect, re.compile(pattern, re.IGNORECASE))
+    for name, category, confidence, who, aspect, pattern in _CUE_TABLE
+)
+_NAMED = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z]\w*|\b[A-Z]{2,}\b|\w[._-]\w|\d")
+_VALUE_SPLIT = re.compile(r"^(?P<s>.+?)\s+(?:on|in|at|to|with|as|for|into|onto|via)\s+(?P<v>[^ ].*)$", re.I)
+_LEAD_VERB = re.compile(
+    r"^(?:to\s+)?(?P<verb>use|using|host|hosting|run|running|keep|go with|going with|move|put|deploy|spend|store|"
+    r"adopt|build)\s+",
+    re.IGNORECASE,
+)
+
+
+def is_assistant(speaker: str) -> bool:
+    folded = fold(speaker).strip()
+    return folded in _ASSISTANTS or folded.startswith(("assistant", "ai "))
+
+
+def clean_sentence(sentence: str) -> str:
+    """A sentence without the chatter around it ("oh btw, ...", "... lol")."""
+    text = " ".join(sentence.split())
+    for _ in range(3):
+        before = text
+        text = _TRAILER.sub("", _PREAMBLE.sub("", text).strip()).strip()
+        if text == before:
+            break
+    return text.rstrip(" ,;:-")
+
+
+def _disqualified(text: str, cue: Cue) -> bool:
+    """Questions, hypotheticals, temporary arrangements, rejected options and hearsay state no fact."""
+    if text.endswith("?") or _QUESTION_START.match(text):
+        return True
+    if _TEMPORARY.search(text) or _REJECTED.search(text):
+        return True
+    if _HYPOTHETICAL.search(text):
+        # "X fails if the cache is cold" is a failure pattern; "if we decided..." is not a decision
+        conditional_failure = cue.category == "failure_pattern" and not re.match(r"(?:if|what if)\b", text, re.I)
+        if not conditional_failure:
+            return True
+    return cue.category not in ("entity", "failure_pattern") and bool(_HEARSAY.search(text))
+
+
+def key_words(text: str, generic: bool = False) -> list[str]:
+    """The words of a phrase that can name a subject: content word forms, generic ones only if asked."""
+    words = []
+    for token in WORD.findall(text):
+        token = re.sub(r"['’]s$", "", token)
+        form = fold(token) if token[:1].isupper() and not token.isupper() else word_form(token)
+        if not form or fold(token) in STOPWORDS or form[0].isdigit():
+            continue
+        if not generic and is_generic(form) and not (token.isupper() and len(token) >= 2):
+            continue
+        words.append(form)
+    return words
+
+
+def subject_key(*parts: str, aspect: str = "", generic: bool = False, drop: Iterable[str] = ()) -> str:
+    """A short snake_case key: the subject phrase's content words (at most six), then the aspect."""
+    dropped = set(drop)
+    return key_from_words([w for part in parts for w in key_words(part, generic) if w not in dropped], aspect)
+
+
+def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
+    words: list[str] = []
+    for form in forms:
+        ascii_form = unicodedata.normalize("NFKD", form).encode("ascii", "ignore").decode()
+        words.extend(p for p in re.split(r"[^a-z0-9]+", ascii_form.lower()) if p and p not in words)
+    if aspect and aspect not in words:
+        words = [*words[: MAX_KEY_WORDS - 1], aspect]
+    return "_".join(words[:MAX_KEY_WORDS])
+
+
+def _subject_of(match: re.Match[str], cue: Cue) -> str:
+    groups = {k: v for k, v in match.groupdict().items() if v}
+    subject = " ".join(groups[k] for k in ("s0", "s", "s2") if k in groups)
+    if not subject and cue.category == "decision":
+        # "we decided to host Atlas on Heroku": the subject sits before the value's preposition,
+        # and the verb says which aspect of it ("atlas_host", not "atlas": its CI is another subject)
+        value = groups.get("v", "")
+        for_split = re.match(r"^(?P<v>.+?)\s+for\s+(?P<s>.+)$", value, re.IGNORECASE)
+        verb = _LEAD_VERB.match(value)
+        split = for_split or _VALUE_SPLIT.match(_LEAD_VERB.sub("", value))
+        subject = split.group("s") if split else ""
+        if verb and not for_split and subject:
+            subject += " " + verb.group("verb")
+    return subject
+
+
+def _fact_text(speaker: str, text: str) -> str:
+    body = text[0].upper() + text[1:]
+    if body[-1] not in ".!":
+        body += "."
+    return f"{speaker}: {body}" if _FIRST_PERSON.search(text) else body
+
+
+@dataclass(frozen=True)
+class Extracted:
+    category: str
+    subject: str
+    fact: str
+    confidence: float
+    cue: str
+
+
+def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
+    """The durable fact one sentence states, or None (see the cue table and the disqualifiers)."""
+    text = clean_sentence(sentence)
+    if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
+        return None
+    assistant = is_assistant(speaker)
+    for cue in CUES:
+        if assistant and cue.who != "any":
+            continue
+        match = cue.pattern.search(text)
+        if match is None or _disqualified(text, cue):
+            continue
+        if cue.who == "user!" and not _NAMED.search(match.group(0)):
+            continue  # "the app uses too much memory": about nothing in particular
+        value = match.groupdict().get("v") or ""
+        key = (
+            subject_key(_subject_of(match, cue), aspect=cue.aspect)
+            or subject_key(value, aspect=cue.aspect)
+            or subject_key(value or text, aspect=cue.aspect, generic=True)
+        )
+        if not key:
+            continue
+        confidence = cue.confidence - (0.1 if _HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
+        return Extracted(cue.category, key, _fact_text(speaker, text), round(confidence, 2), cue.name)
+    change = change_of(text)
+    if change is None or assistant:
+        return None
+    # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
+    bare = Cue("change", "decision", 0.8, "user", "", re.compile(""))
+    if _disqualified(text, bare) or _EVENT.search(text):
+        return None
+    between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
+    parts = [text[: change.start], between.group("s") if between else "", change.subject]
+    drop = [*key_words(change.old), *key_words(change.new)]
+    key = (
+        subject_key(*parts, drop=drop)
+        or subject_key(text, drop=key_words(change.old))
+        or subject_key(text, generic=True)
+    )
+    if not key:
+        return None
+    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE)
+    return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
+
+
+def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
+    """The durable facts stated in one day's chunks, found by cue (deterministic and offline)."""
+    day = unit.period.key
+    found: dict[tuple[str, str], FactCandidate] = {}
+    for chunk in unit.chunks:
+        for sentence in sentences(chunk.text):
+            extracted = extract_sentence(sentence, chunk.speaker)
+            if extracted is None or extracted.confidence < config.fact_min_confidence:
+                continue
+            key = (extracted.subject, plain_text(extracted.fact).casefold())
+            previous = found.get(key)
+            if previous is None:
+                found[key] = FactCandidate(
+                    extracted.category, extracted.subject, extracted.fact, extracted.confidence, day, (chunk.id,)
+                )
+            elif chunk.id not in previous.sources:  # said twice the same day: one candidate, both sources
+                found[key] = FactCandidate(
+                    previous.category,
+                    previous.subject,
+                    previous.fact,
+                    previous.confidence,
+                    day,
+                    (*previous.sources, chunk.id),
+                )
+    return tuple(found.values())
+
+
+# ---------------------------------------------------------------- matching facts to a query
+
+
+def match_forms(text: str) -> list[str]:
+    """Word forms for phrase matching: compounds split into parts (event-bus, event_bus -> event bus)."""
+    forms = []
+    for token in WORD.findall(text.replace("_", " ")):
+        for part in re.split(r"[.'’-]", token):
+            if part and fold(part) not in STOPWORDS:
+                forms.append(word_form(part))
+    return forms
+
+
+def _contains(haystack: Sequence[str], phrase: Sequence[str]) -> bool:
+    n = len(phrase)
+    first = phrase[0]
+    return any(haystack[i] == first and list(haystack[i : i + n]) == list(phrase) for i in range(len(haystack) - n + 1))
+
+
+class _Matcher:
+    """Facts by word form: the subject, the current value and each past value are separate fields."""
+
+    def __init__(self, facts: Sequence[Fact]) -> None:
+        self.facts = list(facts)
+        self.fields: list[tuple[list[str], list[str], list[list[str]]]] = []
+        self.index: dict[str, set[int]] = {}
+        for n, f in enumerate(self.facts):
+            subject, current = match_forms(f.subject), match_forms(f.current.fact)
+            history = [match_forms(v.fact) for v in f.history]
+            self.fields.append((subject, current, history))
+            for form in {*subject, *current, *(w for h in history for w in h)}:
+                self.index.setdefault(form, set()).add(n)
+
+    def phrases(self, query: str) -> list[list[str]]:
+        found = [match_forms(query)]
+        alias = topic_key(query, BUILTIN_ALIASES)
+        found.append(match_forms(alias))
+        unique: list[list[str]] = []
+        for phrase in found:
+            if phrase and phrase not in unique:
+                unique.append(phrase)
+        return unique
+
+    def match(self, query: str, limit: int | None, phrase: bool = True) -> list[Fact]:
+        scored: dict[int, int] = {}
+        for words in self.phrases(query):
+            pool = set.intersection(*(self.index.get(w, set()) for w in words))
+            for n in pool:
+                subject, current, history = self.fields[n]
+                if phrase:
+                    score = (
+                        3
+                        if _contains(subject, words)
+                        else 2
+                        if _contains(current, words)
+                        else 1
+                        if any(_contains(h, words) for h in history)
+                        else 0
+                    )
+                else:
+                    score = (
+                        3
+                        if _contains(subject, words) or _contains(current, words)
+                        else 2
+                        if set(words)
+                        <= {
+                            *subject,
+                            *current,
+                        }
+                        else 1
+                    )
+                scored[n] = max(scored.get(n, 0), score)
+        ranked = sorted(
+            (n for n, s in scored.items() if s),
+            key=lambda n: (
+                -scored[n],
+                -self.facts[n].current.seen,
+                -self.facts[n].current.confidence,
+                self.facts[n].subject,
+            ),
+        )
+        return [self.facts[n] for n in ranked[:limit]]
+
+
+# ---------------------------------------------------------------- the store
+
+
+def category_path(category: str) -> str:
+    return f"{FACTS_DIR}/{category}.md"
+
+
+def load_facts(vault: Vault) -> list[Fact]:
+    """The current facts, with their history, as stored (by category, then subject)."""
+    facts: list[Fact] = []
+    for category in CATEGORIES:
+        data = vault.read_bytes(category_path(category))
+        if data:
+            facts.extend(parse_category(data.decode("utf-8", errors="replace"), category))
+    return facts
+
+
+def get_fact(vault: Vault, subject: str) -> Fact | None:
+    wanted = "_".join(re.split(r"[\s_-]+", subject.strip().lower()))
+    return next((f for f in load_facts(vault) if f.subject == wanted), None)
+
+
+def search_facts(vault: Vault, query: str) -> list[Fact]:
+    """Facts holding every word of the query (subject, current value or history), best first."""
+    return _Matcher(load_facts(vault)).match(query, None, phrase=False)
+
+
+def facts_matching(vault: Vault, text: str, limit: int = 5) -> list[Fact]:
+    """Facts whose subject, value or history contain the query as a phrase of word forms (precise:
+    "auth" never matches "author"): subject matches first, then current values, then history."""
+    return _Matcher(load_facts(vault)).match(text, limit)
+
+
+def standing_fact_lines(vault: Vault) -> tuple[str, ...]:
+    """ROOT.md's "Standing facts": one line per current fact, preferences and constraints first."""
+    facts = sorted(
+        load_facts(vault),
+        key=lambda f: (
+            STANDING_ORDER.index(f.category),
+            -f.current.seen,
+            -f.current.confidence,
+            f.current.valid_from,
+            f.subject,
+        ),
+    )
+    lines = []
+    for f in facts:
+        words = f.current.fact.split()
+        text = " ".join(words[:30]) + (" …" if len(words) > 30 else "")
+        lines.append(f"- **{f.subject}**: {text} (since {f.current.valid_from})")
+    return tuple(lines)
+
+
+def audit_events(vault: Vault) -> list[Event]:
+    data = vault.read_bytes(AUDIT_FILE)
+    return parse_audit(data.decode("utf-8", errors="replace")) if data else []
+
+
+# ---------------------------------------------------------------- overrides (undo)
+
+
+@dataclass(frozen=True)
+class Override:
+    id: str
+    event: str  # what it reverses: an audit event id, or another override's id (undo of an undo)
+    kind: str
+    subject: str
+
+
+def read_overrides(vault: Vault) -> list[Override]:
+    data = vault.read_bytes(OVERRIDES_FILE)
+    if not data:
+        return []
+    from .markdown import read_front_matter
+
+    try:
+        loaded, _ = read_front_matter("---\n" + data.decode("utf-8") + "---\n", OVERRIDES_FILE)
+    except (UnicodeDecodeError, VaultFormatError) as exc:
+        raise VaultFormatError(f"{OVERRIDES_FILE} is unreadable ({exc})", hint="fix it by hand or restore it from git")
+    entries = loaded.get("undo") or []
+    if not isinstance(entries, list):
+        raise VaultFormatError(f"{OVERRIDES_FILE}: 'undo' must be a list", hint="restore it from git")
+    found = []
+    for item in entries:
+        if isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get("event"), str):
+            found.append(Override(item["id"], item["event"], str(item.get("kind", "")), str(item.get("subject", ""))))
+    return found
+
+
+def active_reversals(overrides: Sequence[Override]) -> dict[str, str]:
+    """event id -> the undo reversing it; an undo that was itself undone reverses nothing."""
+    cancelled: set[str] = set()
+    active: dict[str, str] = {}
+    for override in reversed(overrides):
+        if override.id in cancelled:
+            continue
+        cancelled.add(override.event)
+        active.setdefault(override.event, override.id)
+    return active
+
+
+def _write_overrides(vault: Vault, overrides: Sequence[Override]) -> bool:
+    from .markdown import dump_yaml
+
+    header = (
+        "# Reversed fact events, honoured by every rebuild of facts/. Written by `memtree facts undo ID`;\n"
+        "# undoing an undo id restores the event. Ids of events: facts/audit.jsonl.\n"
+    )
+    body = dump_yaml({"undo": [o.__dict__ for o in overrides]}) if overrides else "undo: []\n"
+    return vault.write(OVERRIDES_FILE, (header + body).encode("utf-8"))
+
+
+def undo(vault: Vault, event_id: str) -> str:
+    """Reverses an audit event (or an earlier undo) and rebuilds the facts; returns the undo's id.
+
+    Undoing something already undone changes nothing and returns the undo that did it.
+    """
+    from .index import Index
+    from .root import write_root
+
+    wanted = event_id.strip()
+    with vault.lock() as acquired:
+        if not acquired:
+            raise ConflictError("a compaction is running", hint="run `memtree facts undo` again when it finishes")
+        overrides = read_overrides(vault)
+        active = active_reversals(overrides)
+        events = {e.id: e for e in audit_events(vault)}
+        known = {o.id: o for o in overrides}
+        if wanted not in events and wanted not in known:
+            raise InvalidInputError(
+                f"no fact event or undo with id {wanted!r}",
+                hint="ids are listed in facts/audit.jsonl (`memtree facts log`) and facts/overrides.yaml",
+            )
+        if wanted in active:
+            return active[wanted]
+        if wanted in known and wanted not in active.values():
+            canceller = next(o.id for o in reversed(overrides) if o.event == wanted)
+            return canceller  # an undo that is already cancelled
+        event = events.get(wanted)
+        kind = event.kind if event else "undo"
+        subject = event.subject if event else known[wanted].subject
+        new_id = "u" + hashlib.sha256(f"{wanted}:{len(overrides)}".encode()).hexdigest()[:11]
+        _write_overrides(vault, [*overrides, Override(new_id, wanted, kind, subject)])
+        with Index(vault) as index:
+            index.sync()
+            rebuild(vault, index)
+            write_root(vault, index)
+        return new_id
+
+
+# ---------------------------------------------------------------- rebuild
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    """What a rebuild did, and the retrieval check: subjects a consolidation made hard to find."""
+
+    changed: list[str] = field(default_factory=list)
+    candidates: int = 0
+    clusters: int = 0
+    facts: int = 0
+    merged: int = 0  # redundant statements folded into one (near-duplicates)
+    corroborated: int = 0  # restatements counted as support for the current value
+    superseded: int = 0
+    kept: int = 0  # contradictions the current value won
+    reversed: int = 0  # events undone by facts/overrides.yaml
+    stale_overrides: list[str] = field(default_factory=list)  # undos whose event no longer happens
+    unreachable: list[dict[str, str]] = field(default_factory=list)  # {"query", "expected", "source"}
+    similarity: str = "lexical"
+    warning: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _candidates(index: Index, config: Config) -> list[FactCandidate]:
+    found = []
+    for _path, summary in index.summaries("daily"):
+        for c in summary.draft.facts:
+            if c.confidence < config.fact_min_confidence or not c.sources:
+                continue
+            valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
+            subject = c.subject if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)*", c.subject) else subject_key(c.subject)
+            found.append(
+                FactCandidate(
+                    c.category, subject or "fact", " ".join(c.fact.split()), c.confidence, valid_from, c.sources
+                )
+            )
+    return found
+
+
+def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
+    """Every candidate's own subject, asked as a query, must still find the fact that absorbed it."""
+    matcher = _Matcher(outcome.facts)
+    missing: dict[tuple[str, str], dict[str, str]] = {}
+    answers: dict[str, set[str]] = {}
+    for position, candidate in enumerate(outcome.ordered):
+        expected = outcome.absorbed.get(position)
+        query = candidate.subject.replace("_", " ")
+        if expected is None or (query, expected) in missing:
+            continue
+        if query not in answers:
+            answers[query] = {f.subject for f in matcher.match(query, CHECK_LIMIT)}
+        if expected not in answers[query]:
+            missing[(query, expected)] = {"query": query, "expected": expected, "source": candidate.sources[0]}
+    return [missing[k] for k in sorted(missing)]
+
+
+def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) -> RebuildReport:
+    """Recomputes facts/ from every daily summary's candidates; writes only the files that changed."""
+    candidates = _candidates(index, vault.config)
+    overrides = read_overrides(vault)
+    reversals = active_reversals(overrides)
+    label, warning = "lexical", None
+    if similarity is None:
+        similarity, label, warning = similarity_for(vault, [plain_text(c.fact) for c in candidates])
+    outcome = consolidate(candidates, reversals, similarity)
+    changed: list[str] = []
+    by_category: dict[str, list[Fact]] = {c: [] for c in CATEGORIES}
+    for f in outcome.facts:
+        by_category[f.category].append(f)
+    for category, facts in by_category.items():
+        path = category_path(category)
+        if facts:
+            if vault.write(path, render_category(category, facts).encode("utf-8")):
+                changed.append(path)
+        elif vault.delete(path):
+            changed.append(path)
+    if outcome.events or vault.read_bytes(AUDIT_FILE) is not None:
+        if vault.write(AUDIT_FILE, render_audit(outcome.events).encode("utf-8")):
+            changed.append(AUDIT_FILE)
+    happened = {e.id for e in outcome.events}
+    report = RebuildReport(
+        changed=sorted(changed),
+        candidates=outcome.candidates,
+        clusters=outcome.clusters,
+        facts=len(outcome.facts),
+        merged=outcome.count("merge"),
+        corroborated=outcome.count("corroborate"),
+        superseded=outcome.count("supersede"),
+        kept=outcome.count("keep"),
+        reversed=sum(1 for e in outcome.events if e.reversed_by),
+        stale_overrides=sorted(u for event, u in reversals.items() if event not in happened and event[0] != "u"),
+        unreachable=retrieval_check(outcome),
+        similarity=label,
+        warning=warning,
+    )
+    payload = json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n"
+    with contextlib.suppress(OSError):
+        vault.write(REPORT_FILE, payload.encode("utf-8"))
+    return report
+
+
+def rebuild_facts(vault: Vault, index: Index) -> list[str]:
+    """rebuild(), for compaction: the vault-relative paths it wrote or deleted."""
+    return rebuild(vault, index).changed
+
+
+def last_rebuild_report(vault: Vault) -> RebuildReport | None:
+    data = vault.read_bytes(REPORT_FILE)
+    if not data:
+        return None
+    try:
+        loaded = json.loads(data)
+        return RebuildReport(**loaded)
+    except (ValueError, TypeError):
+        return None
+
+
+# ---------------------------------------------------------------- embeddings (optional)
+
+# Embedding models for the providers that have one; others keep the lexical similarity.
+EMBEDDING_MODELS = {
+    "openai": "openai/text-embedding-3-small",
+    "azure": "azure/text-embedding-3-small",
+    "ollama": "ollama/nomic-embed-text",
+    "gemini": "gemini/text-embedding-004",
+    "mistral": "mistral/mistral-embed",
+}
+ENV_EMBEDDING_MODEL = "MEMTREE_EMBEDDING_MODEL"
+
+
+def embedding_model(config: Config) -> str | None:
+    """The embedding model for a litellm vault: $MEMTREE_EMBEDDING_MODEL, else the chat model's provider's."""
+    if config.summarizer.backend != "litellm" or not config.summarizer.model:
+        return None
+    explicit = os.environ.get(ENV_EMBEDDING_MODEL)
+    if explicit:
+        return explicit
+    provider = config.summarizer.model.split("/", 1)[0] if "/" in config.summarizer.model else "openai"
+    return EMBEDDING_MODELS.get(provider)
+
+
+def similarity_for(vault: Vault, texts: Sequence[str]) -> tuple[Similarity | None, str, str | None]:
+    """(similarity, label, warning): embeddings through litellm when the vault uses it, else lexical (None)."""
+    model = embedding_model(vault.config)
+    if model is None:
+        return None, "lexical", None
+    try:
+        vectors = _embed(vault, model, texts)
+    except Exception as exc:  # any provider failure: consolidate lexically, and say so
+        return (
+            None,
+            "lexical",
+            f"embeddings unavailable ({type(exc).__name__}: {str(exc)[:160]}); used lexical similarity",
+        )
+
+    def similarity(a: str, b: str) -> float:
+        va, vb = vectors.get(a), vectors.get(b)
+        if not va or not vb:
+            return 0.0
+        dot = sum(x * y for x, y in zip(va, vb, strict=False))
+        norm = math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb))
+        return dot / norm if norm else 0.0
+
+    return similarity, f"embeddings:{model}", None
+
+
+def _embed(vault: Vault, model: str, texts: Iterable[str]) -> dict[str, list[float]]:
+    """Vectors for texts, from .memtree/fact-embeddings.json or one batched call per 64 missing texts."""
+    cache: dict[str, dict[str, list[float]]] = {}
+    raw = vault.read_bytes(EMBEDDINGS_FILE)
+    if raw:
+        with contextlib.suppress(ValueError):
+            cache = json.loads(raw)
+    known = cache.setdefault(model, {})
+
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+    wanted = sorted(set(texts))
+    missing = [t for t in wanted if key(t) not in known]
+    if missing:
+        from .llm import _import_litellm
+
+        litellm = _import_litellm()
+        settings = vault.config.summarizer
+        for start in range(0, len(missing), 64):
+            batch = missing[start : start + 64]
+            response = litellm.embedding(
+                model=model, input=batch, api_base=settings.api_base, timeout=settings.timeout, num_retries=0
+            )
+            for text, item in zip(batch, response.data, strict=True):
+                vector = item["embedding"] if isinstance(item, dict) else item.embedding
+                known[key(text)] = [round(float(x), 6) for x in vector]
+        vault.write(EMBEDDINGS_FILE, json.dumps(cache, sort_keys=True).encode("utf-8"))
+    return {t: known[key(t)] for t in wanted}
