@@ -85,4 +85,8 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
 
 
 def tokenizer_name(encoding: str = DEFAULT_ENCODING) -> str:
-    return counter(encoding)[0]
+    """The tokenizer counts will use, told without loading it (0.45 s for o200k_base)."""
+    if encoding in _counters:
+        return _counters[encoding][0]
+    available = _cache_file_present(encoding) and importlib.util.find_spec("tiktoken") is not None
+    return encoding if available and encoding != APPROXIMATE else APPROXIMATE
