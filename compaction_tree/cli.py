@@ -464,6 +464,41 @@ def context(ctx: typer.Context) -> None:
 
 
 @app.command()
+def forget(
+    ctx: typer.Context,
+    chunk_ids: Annotated[
+        list[str], typer.Argument(help="Ids of the chunks to take out of memory.", show_default=False)
+    ],
+    model: Annotated[
+        str | None, typer.Option(help="The summarizer for the summaries to regenerate (as compact).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove chunks and regenerate exactly the summaries, facts and ROOT.md that used them.
+
+    Example: memtree forget 3f2a9c0d1e2b4a5c
+    """
+    from .compaction import forget as take_out
+    from .summarizers import summarizer_for
+
+    with user_errors():
+        vault = open_vault(ctx)
+        report = take_out(vault, chunk_ids, summarizer_for(vault, model), now())
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        done = report.compaction
+        typer.echo(
+            f"forgot {len(report.forgotten)} chunk(s); purged {report.cache_purged} cached answer(s); "
+            f"regenerated {len(done.written) if done else 0} and removed {len(done.deleted) if done else 0} "
+            "summaries"
+        )
+        typer.echo("note: git history still holds the old files; see README.md, Forgetting")
+    if report.compaction and report.compaction.failed:
+        raise typer.Exit(errors.PARTIAL)
+
+
+@app.command()
 def schedule(
     ctx: typer.Context,
     hour: Annotated[int, typer.Option(min=0, max=23)] = 3,

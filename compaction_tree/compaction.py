@@ -365,3 +365,59 @@ def compact(
         vault.sweep_temps()
         with Index(vault) as index:
             return Compactor(vault, summarizer, now, limits=limits, dry_run=dry_run, progress=progress).run(index)
+
+
+@dataclass
+class ForgetReport:
+    forgotten: list[str] = field(default_factory=list)  # raw files removed
+    cache_purged: int = 0
+    compaction: CompactReport | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "forgotten": self.forgotten,
+            "cache_purged": self.cache_purged,
+            "compaction": self.compaction.to_json() if self.compaction else None,
+        }
+
+
+def forget(vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: datetime) -> ForgetReport:
+    """Takes chunks out of memory completely: their files, every cached LLM answer that saw them, and
+    (by recompacting) exactly the summaries that cited them directly or through a child, the facts
+    they supported and ROOT.md. Git history keeps old versions: see README.md, "Forgetting"."""
+    import json
+
+    from .errors import InvalidInputError, MemtreeError
+    from .model import valid_id
+
+    wanted = list(dict.fromkeys(chunk_ids))
+    for chunk_id in wanted:
+        if not valid_id(chunk_id):
+            raise InvalidInputError(
+                f"invalid id {chunk_id!r}", hint="pass the id memtree printed, e.g. from memtree recall --json"
+            )
+    report = ForgetReport()
+    with vault.lock() as acquired:
+        if not acquired:
+            raise MemtreeError("another compaction holds the lock", hint="try again when it has finished")
+        files = [f for f in vault.raw_files() if f.id in set(wanted)]
+        missing = sorted(set(wanted) - {f.id for f in files})
+        if missing:
+            raise InvalidInputError(
+                f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
+            )
+        cache = vault.derived / "cache"
+        for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
+            try:
+                saw = set(json.loads(entry.read_text(encoding="utf-8")).get("chunks", []))
+            except (OSError, ValueError, AttributeError):
+                saw = None  # unreadable: it cannot be checked, so it goes
+            if saw is None or saw & set(wanted):
+                vault.delete(vault.relative(entry))
+                report.cache_purged += 1
+        for file in files:
+            vault.delete(vault.relative(file.path))
+            report.forgotten.append(vault.relative(file.path))
+        with Index(vault) as index:
+            report.compaction = Compactor(vault, summarizer, now).run(index)
+    return report

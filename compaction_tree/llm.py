@@ -364,7 +364,7 @@ class LiteLLMSummarizer:
             except InvalidAnswer as exc:
                 problem = str(exc)[:300]
                 continue
-            self._cache_put(key, parsed)
+            self._cache_put(key, parsed, items)
             return self._draft(parsed, items, unit)
         raise UnitFailed(f"{unit.label}: invalid answers from {self.model} ({problem})")
 
@@ -615,9 +615,11 @@ class LiteLLMSummarizer:
             return None  # damaged: recompute (and overwrite)
         return data.get("answer") if isinstance(data, dict) and isinstance(data.get("answer"), dict) else None
 
-    def _cache_put(self, key: str, answer: dict[str, Any]) -> None:
+    def _cache_put(self, key: str, answer: dict[str, Any], items: Sequence[Item]) -> None:
         if self._vault is not None:
-            record = {"model": self.model, "prompt": PROMPT_VERSION, "answer": answer}
+            # the chunks behind the answer, so that `memtree forget` can purge every answer that saw one
+            chunks = sorted({c for item in items for c in item.chunks})
+            record = {"model": self.model, "prompt": PROMPT_VERSION, "chunks": chunks, "answer": answer}
             self._vault.write(f"{DERIVED}/cache/{key}.json", json.dumps(record, ensure_ascii=False).encode("utf-8"))
 
 
