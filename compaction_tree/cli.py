@@ -499,6 +499,45 @@ def forget(
 
 
 @app.command()
+def demo(
+    directory: Annotated[
+        Path | None, typer.Option("--dir", help="Where to build the demo vault (default: a new temporary folder).")
+    ] = None,
+) -> None:
+    """Build a scratch copy of the sample vault, compact it, and show ROOT.md, a recall and know.
+
+    Example: memtree demo
+    """
+    from .demo import EXAMPLE_QUESTION, EXAMPLE_TOPICS, build_sample_vault, scratch_copy
+    from .retrieval import know, recall
+
+    with user_errors():
+        target = scratch_copy(directory)
+        sys.stderr.write(f"memtree demo: building three months of a coding agent's memory in {target}\n")
+        with _level_progress(enabled=True) as progress:
+            vault, imported, report = build_sample_vault(target, progress)
+        found = recall(vault, EXAMPLE_QUESTION, 800)
+        answers = [know(vault, topic) for topic in EXAMPLE_TOPICS]
+    s = report
+    sys.stderr.write(
+        f"memtree demo: {imported.added} chunks imported; {len(s.written)} summaries written "
+        f"in {s.seconds:.1f}s with the built-in summarizer (no LLM)\n\n"
+    )
+    sys.stdout.write((vault.root / "ROOT.md").read_text(encoding="utf-8"))
+    typer.echo(f'\n$ memtree recall "{EXAMPLE_QUESTION}" --budget 800')
+    sys.stdout.write(found.context)
+    for topic, answer in zip(EXAMPLE_TOPICS, answers, strict=True):
+        typer.echo(f'\n$ memtree know "{topic}"')
+        typer.echo(
+            f"known: {answer.mentions} mention(s), {answer.first_seen} .. {answer.last_seen}, "
+            f"see {', '.join(answer.see[:2])}"
+            if answer.known
+            else "unknown: nothing in memory mentions it"
+        )
+    typer.echo(f"\nThe vault is in {vault.root}; try: memtree --vault {vault.root} status")
+
+
+@app.command()
 def schedule(
     ctx: typer.Context,
     hour: Annotated[int, typer.Option(min=0, max=23)] = 3,

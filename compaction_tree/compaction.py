@@ -141,8 +141,11 @@ class Compactor:
 
     def run(self, index: Index) -> CompactReport:
         started = time.perf_counter()
-        index.sync(thorough=True)
+        synced = index.sync(thorough=True)
         self._index = index
+        if not self.dry_run:  # temps left by killed writers, found by the sync's listing: no second walk
+            temp_folders = [self.vault.root / folder for folder in sorted(synced.temp_folders)]
+            self.vault.sweep_temps(folders=[*self.vault.writable_folders(), *temp_folders])
         by_day: dict[str, list[ChunkRef]] = defaultdict(list)
         for ref in index.chunk_refs():
             by_day[ref.day].append(ref)
@@ -362,7 +365,6 @@ def compact(
     with vault.lock() as acquired:
         if not acquired:
             return CompactReport(dry_run=dry_run, skipped=LOCKED_MESSAGE)
-        vault.sweep_temps()
         with Index(vault) as index:
             return Compactor(vault, summarizer, now, limits=limits, dry_run=dry_run, progress=progress).run(index)
 

@@ -19,10 +19,10 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import VaultFormatError
 from .markdown import parse_summary, summary_from_data, summary_to_data
@@ -31,7 +31,7 @@ from .periods import parse_period
 from .summary import LEVELS, SECTIONS, Level, Summary
 from .text import stems, word_forms
 from .tokens import count_tokens
-from .vault import RAW, Vault, read_chunk_file
+from .vault import RAW, Vault, is_temp, read_chunk_file
 
 SCHEMA_VERSION = "7"
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
@@ -82,9 +82,8 @@ class ChunkRow:
     importance: float | None
 
 
-@dataclass(frozen=True)
-class ChunkRef:
-    """What planning needs of a chunk: where it belongs, and its content hash."""
+class ChunkRef(NamedTuple):
+    """What planning needs of a chunk: where it belongs, and its content hash (a tuple: there are many)."""
 
     rowid: int
     day: str
@@ -128,6 +127,7 @@ class SyncStats:
     chunks_removed: int = 0
     summaries_read: int = 0
     summaries_removed: int = 0
+    temp_folders: set[str] = field(default_factory=set)  # raw folders holding temp files (for the sweeper)
 
 
 def _fts_text(text: str, named: str = "") -> tuple[str, str]:
@@ -259,9 +259,12 @@ class Index:
         present: set[str] = set()
         day = relative[len(RAW) + 1 :].replace("/", "-")
         with os.scandir(folder) as entries:
-            files = sorted(
-                (e for e in entries if e.name.endswith(".json") and not e.name.startswith(".")), key=lambda e: e.name
-            )
+            listing = list(entries)
+        if any(is_temp(e.name) for e in listing):
+            stats.temp_folders.add(relative)
+        files = sorted(
+            (e for e in listing if e.name.endswith(".json") and not e.name.startswith(".")), key=lambda e: e.name
+        )
         for entry in files:
             path = f"{relative}/{entry.name}"
             present.add(path)

@@ -19,7 +19,7 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -402,12 +402,21 @@ class Vault:
         finally:
             os.close(fd)  # releases the flock
 
-    def stale_temps(self, now: float | None = None, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
-        """Temp files left by killed writers (never one younger than older_than: it may be live)."""
+    def stale_temps(
+        self, now: float | None = None, older_than: float = STALE_TEMP_SECONDS, folders: Iterable[Path] | None = None
+    ) -> list[Path]:
+        """Temp files left by killed writers (never one younger than older_than: it may be live),
+        in the given folders, or anywhere in the vault."""
         now = time.time() if now is None else now
+        places: list[tuple[str, list[str]]] = []
+        if folders is None:
+            for folder, dirs, files in os.walk(self.root):
+                dirs[:] = sorted(d for d in dirs if d not in (".git", DERIVED))
+                places.append((folder, files))
+        else:
+            places = [(str(f), os.listdir(f)) for f in folders if f.is_dir() and not f.is_symlink()]
         found = []
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(d for d in dirs if d not in (".git", DERIVED))
+        for folder, files in places:
             for name in sorted(files):
                 if is_temp(name):
                     path = Path(folder) / name
@@ -416,9 +425,19 @@ class Vault:
                             found.append(path)
         return found
 
-    def sweep_temps(self, now: float | None = None) -> int:
+    def writable_folders(self) -> list[Path]:
+        """Where memtree replaces files (raw day folders aside): where its temps can be left behind."""
+        return [
+            self.root,
+            *(self.root / level for level in SUMMARY_DIRS),
+            self.root / "facts",
+            self.derived,
+            self.derived / "cache",
+        ]
+
+    def sweep_temps(self, now: float | None = None, folders: Iterable[Path] | None = None) -> int:
         removed = 0
-        for path in self.stale_temps(now):
+        for path in self.stale_temps(now, folders=folders):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
                 removed += 1
