@@ -33,7 +33,7 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """
@@ -48,6 +48,7 @@ CREATE INDEX chunks_folder ON chunks(folder);
 CREATE INDEX chunks_id ON chunks(id);
 CREATE INDEX chunks_ts ON chunks(ts);
 CREATE INDEX chunks_day ON chunks(day);
+CREATE INDEX chunks_session ON chunks(session, ts, id);
 CREATE TABLE summaries(
     rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, level TEXT NOT NULL, period TEXT NOT NULL,
     start TEXT NOT NULL, end TEXT NOT NULL, input_hash TEXT NOT NULL, sha TEXT NOT NULL, chunks INTEGER NOT NULL,
@@ -488,6 +489,24 @@ class Index:
             " ORDER BY bm25(chunk_fts, 0.0, 1.0) LIMIT ?"
         )
         return [(int(r), float(s)) for r, s in self.db.execute(sql, (match, limit))]
+
+    def next_in_session(self, rowids: Sequence[int]) -> dict[int, int]:
+        """rowid -> the rowid of the turn that follows it in its session (the reply), where there is one."""
+        found: dict[int, int] = {}
+        for rowid in rowids:
+            row = self.db.execute("SELECT session, ts, id, day FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
+            if row is None:
+                continue
+            session, ts, chunk_id, day = row
+            if session is not None:
+                sql = "SELECT rowid FROM chunks WHERE session = ? AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1"
+                after = self.db.execute(sql, (session, ts, chunk_id)).fetchone()
+            else:  # no session: the next chunk of the same day
+                sql = "SELECT rowid FROM chunks WHERE day = ? AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1"
+                after = self.db.execute(sql, (day, ts, chunk_id)).fetchone()
+            if after is not None:
+                found[rowid] = int(after[0])
+        return found
 
     def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks each ranking term occurs in (FTS5's vocabulary table)."""

@@ -31,6 +31,8 @@ CHUNK_CANDIDATES = 400
 LINE_CANDIDATES = 120
 WALK_WEIGHT = 0.1  # a chunk reached only through a matching summary line scores this share at most
 RECENCY = 0.1  # the newest matching chunk scores up to this much more than the oldest
+REPLY_FROM = 40  # strong hits whose next turn in the session is considered too
+REPLY_WEIGHT = 0.3  # ... scoring this share of the hit
 BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
 BRIDGE_TERMS = 6
 BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
@@ -119,6 +121,9 @@ def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
                 cited[source] = max(cited[source], score / best_line)
         for chunk_id, row in index.chunks_by_id(sorted(cited)).items():
             scores[row.rowid] = max(scores[row.rowid], WALK_WEIGHT * cited[chunk_id])
+    # the reply to a strong hit often holds the answer ("Got a favourite style?" - "Contemporary!")
+    for hit, reply in index.next_in_session([rowid for rowid, _ in chunk_hits[:REPLY_FROM]]).items():
+        scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
     candidates = index.chunks_by_rowid(sorted(scores))

@@ -48,7 +48,9 @@ from compaction_tree.index import Index  # noqa: E402
 from compaction_tree.ingest import import_file  # noqa: E402
 from compaction_tree.retrieval import know, recall  # noqa: E402
 from compaction_tree.root import ROOT_FILE  # noqa: E402
+from compaction_tree.text import word_form  # noqa: E402
 from compaction_tree.tokens import counter_for, tokenizer_name  # noqa: E402
+from compaction_tree.topics import is_generic  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
 from tests.bench.bm25 import BM25Baseline  # noqa: E402
 from tests.bench.corpus import generate  # noqa: E402
@@ -62,9 +64,11 @@ def normalize(text: str) -> str:
 
 
 def mentions(text: str, topic: str) -> bool:
-    """Whole-word, case-insensitive, a plural s/es allowed (membench's rule)."""
-    needle = re.escape(normalize(topic))
-    return re.search(rf"(?<![a-z0-9]){needle}(?:s|es)?(?![a-z0-9])", text) is not None
+    """Whole-word, case-insensitive, singular or plural either way ("setbacks" is mentioned by "setback")."""
+    needle = normalize(topic)
+    singular = re.sub(r"(?:es|s)$", "", needle) if len(needle) > 3 else needle
+    pattern = rf"(?<![a-z0-9])(?:{re.escape(needle)}|{re.escape(singular)})(?:s|es)?(?![a-z0-9])"
+    return re.search(pattern, text) is not None
 
 
 @dataclass
@@ -102,8 +106,10 @@ def build_vault(work: Path, data: Dataset) -> Vault:
     last = max(datetime.fromisoformat(str(c["timestamp"])) for c in data.chunks)
     now = (last + timedelta(days=1)).astimezone(timezone.utc)  # the last day is closed; its week may not be
     compacted = compact(vault, ExtractiveSummarizer(vault.config), now)
-    print(f"  {data.name}: {report.added} chunks, {len(compacted.written)} summaries in {compacted.seconds:.1f} s",
-          file=sys.stderr)
+    print(
+        f"  {data.name}: {report.added} chunks, {len(compacted.written)} summaries in {compacted.seconds:.1f} s",
+        file=sys.stderr,
+    )
     return vault
 
 
@@ -169,10 +175,14 @@ def locomo(path: Path) -> list[Dataset]:
         ids = {str(c["id"]) for c in chunks}
         questions = []
         for item in sample.get("qa", []):
-            evidence = tuple(f"{sample_id}-D{s}-{t}" for s, t in re.findall(r"D:?(\d+):(\d+)", " ".join(item.get("evidence", []))))
+            evidence = tuple(
+                f"{sample_id}-D{s}-{t}" for s, t in re.findall(r"D:?(\d+):(\d+)", " ".join(item.get("evidence", [])))
+            )
             evidence = tuple(dict.fromkeys(e for e in evidence if e in ids))
             if evidence and "question" in item:
-                questions.append(QA(str(item["question"]), LOCOMO_CATEGORIES.get(int(item["category"]), "other"), evidence))
+                questions.append(
+                    QA(str(item["question"]), LOCOMO_CATEGORIES.get(int(item["category"]), "other"), evidence)
+                )
         text = normalize(" ".join(str(c["text"]) for c in chunks))
         texts[sample_id] = text
         datasets.append(Dataset(sample_id, chunks, questions, []))
@@ -184,19 +194,26 @@ def locomo(path: Path) -> list[Dataset]:
             for name in NAME.findall(str(chunk["text"])):
                 names[name] += 1
         speakers = {str(sample["conversation"].get(k, "")) for k in ("speaker_a", "speaker_b")}
-        found = {n for n, k in names.items() if k >= 2 and n not in speakers}
+        found = {
+            n
+            for n, k in names.items()
+            if k >= 2 and n not in speakers and not all(is_generic(word_form(w)) for w in n.split())
+        }
         for item in sample.get("qa", []):
             answer = str(item.get("answer", ""))
             if item.get("category") in (1, 4) and 1 <= len(answer.split()) <= 3 and answer.replace(" ", "").isalpha():
                 if mentions(texts[data.name], answer):
                     found.add(answer)
-        present[data.name] = found
+        # a probe must name something: not "Yes", not "And"
+        present[data.name] = {t for t in found if not all(is_generic(word_form(w)) for w in t.split())}
     for data in datasets:
         others = sorted({t for name, topics in present.items() if name != data.name for t in topics})
         absent = [t for t in others if not mentions(texts[data.name], t)]
         data.probes = [(t, "present") for t in sorted(present[data.name])]
-        data.probes += [(t, "absent_near" if any(mentions(texts[data.name], w) for w in t.split()) else "absent_clean")
-                        for t in absent]
+        data.probes += [
+            (t, "absent_near" if any(mentions(texts[data.name], w) for w in t.split()) else "absent_clean")
+            for t in absent
+        ]
     return datasets
 
 
@@ -213,9 +230,18 @@ def scale(work: Path, chunks: int) -> dict[str, float]:
     build = time.perf_counter() - started
     count = counter_for(vault.config.tokenizer)
     root_tokens = count((vault.root / ROOT_FILE).read_text(encoding="utf-8"))
-    queries = ["how did we fix the CORS preflight?", "what did the doctor say about the knee", "refresh token rotation",
-               "which hotel did we book in Lisbon", "postgres migration failed", "weekend hiking plans",
-               "why did the deploy fail", "birthday gift ideas", "stripe webhook signature", "the on-call rotation"]
+    queries = [
+        "how did we fix the CORS preflight?",
+        "what did the doctor say about the knee",
+        "refresh token rotation",
+        "which hotel did we book in Lisbon",
+        "postgres migration failed",
+        "weekend hiking plans",
+        "why did the deploy fail",
+        "birthday gift ideas",
+        "stripe webhook signature",
+        "the on-call rotation",
+    ]
     timings = []
     with Index(vault) as index:
         index.sync()
@@ -227,8 +253,13 @@ def scale(work: Path, chunks: int) -> dict[str, float]:
                 index.sync()  # what every recall does: a chunk added a minute ago must be found
                 recall(vault, query, 5000, index=index)
                 timings.append(time.perf_counter() - started)
-    return {"chunks": float(len(corpus.chunks)), "root_tokens": float(root_tokens), "build_s": build,
-            "recall_median_ms": statistics.median(timings) * 1000, "recall_max_ms": max(timings) * 1000}
+    return {
+        "chunks": float(len(corpus.chunks)),
+        "root_tokens": float(root_tokens),
+        "build_s": build,
+        "recall_median_ms": statistics.median(timings) * 1000,
+        "recall_max_ms": max(timings) * 1000,
+    }
 
 
 # ---------------------------------------------------------------- report
@@ -241,9 +272,11 @@ def awareness_table(results: Results) -> list[str]:
         absent = [known for label, known in predictions if label != "present"]
         near = [known for label, known in predictions if label == "absent_near"]
         wrong = sum(not k for k in present) + sum(absent)
-        lines.append(f"{method:10} {len(predictions):7} {1 - wrong / len(predictions):9.3f} "
-                     f"{sum(absent) / max(1, len(absent)):6.3f} {sum(near) / max(1, len(near)):9.3f} "
-                     f"{sum(not k for k in present) / max(1, len(present)):6.3f}")
+        lines.append(
+            f"{method:10} {len(predictions):7} {1 - wrong / len(predictions):9.3f} "
+            f"{sum(absent) / max(1, len(absent)):6.3f} {sum(near) / max(1, len(near)):9.3f} "
+            f"{sum(not k for k in present) / max(1, len(present)):6.3f}"
+        )
     return lines
 
 
@@ -270,7 +303,9 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=90)
     parser.add_argument("--locomo", type=Path, help="a LoCoMo-format JSON file instead of the synthetic corpora")
     parser.add_argument("--convs", help="with --locomo: only these sample ids, e.g. conv-30")
-    parser.add_argument("--scale", type=int, help="also build a vault of this many chunks: ROOT.md tokens, recall latency")
+    parser.add_argument(
+        "--scale", type=int, help="also build a vault of this many chunks: ROOT.md tokens, recall latency"
+    )
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="memtree-eval-"))
@@ -284,8 +319,10 @@ def main() -> int:
         datasets = [synthetic(int(s), args.split, args.days) for s in args.seeds.split(",")]
     for data in datasets:
         evaluate(data, work, results)
-    print(f"machine: {os.cpu_count()} cores; tokenizer {tokenizer_name()}; "
-          f"datasets: {', '.join(d.name for d in datasets)}")
+    print(
+        f"machine: {os.cpu_count()} cores; tokenizer {tokenizer_name()}; "
+        f"datasets: {', '.join(d.name for d in datasets)}"
+    )
     print(f"questions: {sum(len(d.questions) for d in datasets)}; ROOT.md tokens: {results.root_tokens}")
     print("\nevidence recall (share of evidence chunks in the context)")
     print("\n".join(recall_table(results)))
@@ -296,14 +333,17 @@ def main() -> int:
     figures: dict[str, object] = {
         "datasets": [d.name for d in datasets],
         "recall": {f"{m}@{b}:{c}": statistics.mean(v) for (m, b, c), v in sorted(results.recall.items())},
-        "root_tokens": results.root_tokens, "latency_ms": timing,
+        "root_tokens": results.root_tokens,
+        "latency_ms": timing,
     }
     if args.scale:
         s = scale(work, args.scale)
         figures["scale"] = s
-        print(f"\nscale: {int(s['chunks']):,} chunks built in {s['build_s']:.0f} s; ROOT.md {int(s['root_tokens'])} tokens "
-              f"(target <= 3000); warm recall median {s['recall_median_ms']:.0f} ms, max {s['recall_max_ms']:.0f} ms "
-              f"(target < 300 ms)")
+        print(
+            f"\nscale: {int(s['chunks']):,} chunks built in {s['build_s']:.0f} s; ROOT.md {int(s['root_tokens'])} tokens "
+            f"(target <= 3000); warm recall median {s['recall_median_ms']:.0f} ms, max {s['recall_max_ms']:.0f} ms "
+            f"(target < 300 ms)"
+        )
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0
