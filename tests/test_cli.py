@@ -317,7 +317,23 @@ def test_add_after_a_config_edit_still_skips_the_heavy_imports(vault: Vault) -> 
 
 
 @pytest.mark.parametrize(
-    "command", ["init", "add", "import", "status", "doctor", "compact", "root", "recall", "know", "context", "schedule"]
+    "command",
+    [
+        "init",
+        "add",
+        "import",
+        "status",
+        "doctor",
+        "compact",
+        "root",
+        "recall",
+        "know",
+        "context",
+        "schedule",
+        "forget",
+        "demo",
+        "facts",
+    ],
 )
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = memtree(command, "--help")

@@ -33,7 +33,6 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -188,7 +187,7 @@ def locomo(path: Path) -> list[Dataset]:
         datasets.append(Dataset(sample_id, chunks, questions, []))
     # probes: names used at least twice and short single-hop answers that occur; absent: the others' probes
     present: dict[str, set[str]] = {}
-    for data, sample in zip(datasets, samples):
+    for data, sample in zip(datasets, samples, strict=False):
         names = defaultdict(int)
         for chunk in data.chunks:
             for name in NAME.findall(str(chunk["text"])):
@@ -201,9 +200,9 @@ def locomo(path: Path) -> list[Dataset]:
         }
         for item in sample.get("qa", []):
             answer = str(item.get("answer", ""))
-            if item.get("category") in (1, 4) and 1 <= len(answer.split()) <= 3 and answer.replace(" ", "").isalpha():
-                if mentions(texts[data.name], answer):
-                    found.add(answer)
+            short = 1 <= len(answer.split()) <= 3 and answer.replace(" ", "").isalpha()
+            if item.get("category") in (1, 4) and short and mentions(texts[data.name], answer):
+                found.add(answer)
         # a probe must name something: not "Yes", not "And"
         present[data.name] = {t for t in found if not all(is_generic(word_form(w)) for w in t.split())}
     for data in datasets:
@@ -281,7 +280,7 @@ def awareness_table(results: Results) -> list[str]:
 
 
 def recall_table(results: Results) -> list[str]:
-    categories = sorted({c for _, _, c in results.recall if c != "all"}) + ["all"]
+    categories = [*sorted({c for _, _, c in results.recall if c != "all"}), "all"]
     methods = [m for m in ("memtree", "memtree+root", "bm25") if any(k[0] == m for k in results.recall)]
     header = f"{'category':13}" + "".join(f" {m[:12]:>12}@{b // 1000}K" for b in BUDGETS for m in methods)
     lines = [header]
@@ -340,7 +339,8 @@ def main() -> int:
         s = scale(work, args.scale)
         figures["scale"] = s
         print(
-            f"\nscale: {int(s['chunks']):,} chunks built in {s['build_s']:.0f} s; ROOT.md {int(s['root_tokens'])} tokens "
+            f"\nscale: {int(s['chunks']):,} chunks built in {s['build_s']:.0f} s; "
+            f"ROOT.md {int(s['root_tokens'])} tokens "
             f"(target <= 3000); warm recall median {s['recall_median_ms']:.0f} ms, max {s['recall_max_ms']:.0f} ms "
             f"(target < 300 ms)"
         )
