@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import InvalidInputError
 from .index import ChunkRow, Index
+from .markdown import one_line
 from .root import ROOT_FILE
 from .text import WORD, content_tokens, stem, stems, word_form, word_forms
 from .tokens import counter_for
@@ -31,6 +32,9 @@ CHUNK_CANDIDATES = 400
 LINE_CANDIDATES = 120
 WALK_WEIGHT = 0.1  # a chunk reached only through a matching summary line scores this share at most
 RECENCY = 0.1  # the newest matching chunk scores up to this much more than the oldest
+FACT_MATCH = 0.6  # a fact is quoted when it holds this share of the question's words
+MAX_FACTS = 3
+FACTS_SHARE = 0.08  # of the budget, at most
 REPLY_FROM = 40  # strong hits whose next turn in the session is considered too
 REPLY_WEIGHT = 0.3  # ... scoring this share of the hit
 BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
@@ -126,6 +130,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
+    facts = _facts_for(vault, terms, budget)
     candidates = index.chunks_by_rowid(sorted(scores))
     if candidates and RECENCY:
         # newer memories win close calls: what is true *now* was usually said last
@@ -134,7 +139,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
         for row in candidates.values():
             scores[row.rowid] *= 1 + RECENCY * position[row.ts]
     ranked = sorted(candidates.values(), key=lambda r: (-scores[r.rowid], r.ts, r.id))
-    return _pack(vault, query, budget, ranked)
+    return _pack(vault, query, budget, ranked, facts)
 
 
 def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:
@@ -168,8 +173,37 @@ def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence
     return {rowid: BRIDGE_WEIGHT * score / top_second for rowid, score in second}
 
 
-def _pack(vault: Vault, query: str, budget: int, ranked: Sequence[ChunkRow]) -> Recall:
+def _facts_for(vault: Vault, terms: Sequence[str], budget: int) -> list[tuple[str, tuple[str, ...]]]:
+    """Current facts that share most of the question's words: (line, source ids), within FACTS_SHARE."""
+    from .facts import load_facts
+
+    wanted = set(terms)
+    scored = []
+    for fact in load_facts(vault):
+        have = set(stems(f"{fact.subject.replace('_', ' ')} {fact.current.fact}"))
+        share = len(wanted & have) / len(wanted)
+        if share >= FACT_MATCH:
+            line = (
+                f"- {fact.subject.replace('_', ' ')}: {one_line(fact.current.fact)} (since {fact.current.valid_from})"
+            )
+            scored.append((-share, -len(fact.current.sources), fact.subject, line, tuple(fact.current.sources)))
     count = counter_for(vault.config.tokenizer)
+    chosen, used = [], 0
+    for *_, line, sources in sorted(scored)[:MAX_FACTS]:
+        cost = count(line) + 1
+        if used + cost > budget * FACTS_SHARE:
+            break
+        chosen.append((line, sources))
+        used += cost
+    return chosen
+
+
+def _pack(
+    vault: Vault, query: str, budget: int, ranked: Sequence[ChunkRow], facts: Sequence[tuple[str, tuple[str, ...]]] = ()
+) -> Recall:
+    count = counter_for(vault.config.tokenizer)
+    head = ("## Current facts\n" + "\n".join(line for line, _ in facts) + "\n\n") if facts else ""
+    budget_for_chunks = budget - (count(head) if head else 0)
     chosen: list[ChunkRow] = []
     repeats: list[ChunkRow] = []  # the same words said again: cited, not quoted twice
     seen: set[str] = set()
@@ -182,22 +216,23 @@ def _pack(vault: Vault, query: str, budget: int, ranked: Sequence[ChunkRow]) -> 
             continue
         header = 0 if row.day in days else count(_day_header(row.day)) + 2
         cost = row.tokens + count(f"[{row.id}] {row.speaker}: ") + 1 + header + row.text.count("\n")
-        if used + cost > budget:
+        if used + cost > budget_for_chunks:
             continue
         chosen.append(row)
         seen.add(said)
         days.add(row.day)
         used += cost
-    context = render_context(chosen)
+    context = head + render_context(chosen)
     tokens = count(context)
     while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count
         chosen.pop()
-        context = render_context(chosen)
+        context = head + render_context(chosen)
         tokens = count(context)
     quoted = {" ".join(r.text.split()).casefold() for r in chosen}
     cited = chosen + [r for r in repeats if " ".join(r.text.split()).casefold() in quoted]
     sources = tuple(r.id for r in sorted(cited, key=lambda r: (r.ts, r.id)))
-    return Recall(query, budget, context, tokens, sources)
+    from_facts = tuple(s for _, ids in facts for s in ids if s not in sources)
+    return Recall(query, budget, context, tokens, tuple(dict.fromkeys(sources + from_facts)))
 
 
 # ---------------------------------------------------------------- awareness
@@ -214,9 +249,11 @@ class Awareness:
     in_root: bool = False
     see: list[str] = field(default_factory=list)
     entries: list[dict[str, str]] = field(default_factory=list)
+    facts: list[dict[str, Any]] = field(default_factory=list)  # current facts about the topic
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "facts": self.facts,
             "known": self.known,
             "topic": self.topic,
             "canonical": self.canonical,
@@ -273,6 +310,12 @@ def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -
         )
     for line in lines[: max(0, limit - len(answer.entries))]:
         answer.entries.append({"date": line.period, "source": f"{line.level}/{line.period}", "text": _clip(line.text)})
+    from .facts import facts_matching
+
+    answer.facts = [f.to_json() for f in facts_matching(vault, cleaned, limit)]
+    if answer.facts and not answer.known:  # a fact is a memory too (its chunks may be forgotten or pruned)
+        answer.known = True
+        answer.see.append("facts/")
     root = vault.read_bytes(ROOT_FILE)
     if root:
         root_forms = " " + " ".join(word_forms(root.decode("utf-8", errors="replace"))) + " "
