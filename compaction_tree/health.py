@@ -16,7 +16,7 @@ from typing import Any
 
 from .config import CONFIG_FILE, Config
 from .errors import VaultFormatError
-from .markdown import parse_summary
+from .markdown import read_front_matter, summary_from_parts
 from .model import valid_id
 from .periods import parse_period
 from .summary import LEVELS
@@ -67,7 +67,7 @@ def _unknown_config_keys(vault: Vault) -> list[str]:
 
     try:
         data = yaml.safe_load((vault.root / CONFIG_FILE).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return []
     known = {"timezone", "summarizer", "budgets", "settle_hours", "redaction", "topics", "facts", "tokenizer"}
     return sorted(str(k) for k in data if k not in known) if isinstance(data, dict) else []
@@ -184,16 +184,14 @@ def _check_summary(path: Path, rel: str, level: str, problems: list[Problem], re
         problems.append(Problem(rel, "summary", f"not a valid {level} period name"))
         return
     try:
-        summary = parse_summary(path.read_bytes().decode("utf-8"), level, path.stem, rel)  # type: ignore[arg-type]
+        data, body = read_front_matter(path.read_bytes().decode("utf-8"), rel)
+        summary = summary_from_parts(data, body, level, path.stem, rel)  # type: ignore[arg-type]
     except UnicodeDecodeError:
         problems.append(Problem(rel, "unreadable", "invalid UTF-8"))
         return
     except VaultFormatError as exc:
         problems.append(Problem(rel, "unreadable", exc.message.split(": ", 1)[-1]))
         return
-    from .markdown import read_front_matter
-
-    data, _ = read_front_matter(path.read_text(encoding="utf-8"), rel)
     if str(data.get("period")) != summary.period or data.get("level") != level:
         problems.append(
             Problem(rel, "summary", f"front matter says {data.get('level')}/{data.get('period')}; the path wins")
@@ -244,7 +242,7 @@ def status(vault: Vault) -> dict[str, Any]:
     if raw_last:
         try:
             last_run = json.loads(raw_last)
-        except ValueError:
+        except (ValueError, RecursionError):
             last_run = None
     return {
         "vault": str(vault.root),

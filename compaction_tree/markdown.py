@@ -14,21 +14,21 @@ from typing import Any
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
+from .config import safe_loader
 from .errors import VaultFormatError
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, Level, SourceRef, SummarizerIdentity, Summary, TopicStat
 
 MAX_SUMMARY_BYTES = 4 * 1024 * 1024
 MAX_YAML_NODES = 200_000
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-_CITATION = re.compile(r"^(.*?)\s*\[([0-9A-Za-z_-]+(?:, [0-9A-Za-z_-]+)*)\]\s*$")
+_CITED_IDS = re.compile(r"[0-9A-Za-z_-]+(?:, [0-9A-Za-z_-]+)*")
 _SPACE = re.compile(r"\s+")
 HEADINGS = {title: name for name, title in SECTIONS}
 
 
 class _SafeHandler(YAMLHandler):
     def load(self, fm: str, **kwargs: object) -> Any:
-        return yaml.load(fm, Loader=_LOADER)
+        return yaml.load(fm, Loader=safe_loader(yaml, fm))
 
 
 def dump_yaml(data: dict[str, Any]) -> str:
@@ -133,7 +133,10 @@ def read_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
         raise VaultFormatError(f"{where}: unreadable front matter ({first[:120]})") from None
     if not isinstance(data, dict):
         raise VaultFormatError(f"{where}: front matter is not a mapping")
-    plain: dict[str, Any] = _plain(data, [MAX_YAML_NODES])
+    try:
+        plain: dict[str, Any] = _plain(data, [MAX_YAML_NODES])
+    except RecursionError:
+        raise VaultFormatError(f"{where}: front matter nests too deeply") from None
     return plain, body.lstrip("\n")
 
 
@@ -161,15 +164,29 @@ def parse_body(body: str) -> dict[str, list[Bullet]]:
             continue
         if current is None or not line.startswith("- "):
             continue
-        match = _CITATION.match(line[2:])
-        if match:
-            sections.setdefault(current, []).append(Bullet(match.group(1), tuple(match.group(2).split(", "))))
+        cited = _split_citation(line[2:])
+        if cited:
+            sections.setdefault(current, []).append(Bullet(*cited))
     return sections
+
+
+def _split_citation(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """("text", ids) of "text [id1, id2]". No backtracking regex: `(.*?)\\s*\\[` was quadratic on a
+    long run of spaces, and a hand-edited or pulled summary line can hold megabytes of them."""
+    line = line.rstrip()
+    start = line.rfind("[")
+    if not line.endswith("]") or start < 0 or not _CITED_IDS.fullmatch(line, start + 1, len(line) - 1):
+        return None
+    return line[:start].rstrip(), tuple(line[start + 1 : -1].split(", "))
 
 
 def parse_summary(text: str, level: Level, period: str, where: str) -> Summary:
     """A summary from its file; the level and period come from the path, which wins over the front matter."""
-    data, body = read_front_matter(text, where)
+    return summary_from_parts(*read_front_matter(text, where), level, period, where)
+
+
+def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: str, where: str) -> Summary:
+    """A summary from its already-parsed front matter and body."""
     try:
         sources = tuple(SourceRef(str(s["id"]), str(s["sha256"])) for s in _list_of_dicts(data, "sources", where))
         topics = tuple(
