@@ -159,6 +159,7 @@ class Compactor:
         tokens_in = tokens_out = 0
         cost = 0.0
         days = {date.fromisoformat(day) for day in by_day}
+        stale_paths: list[str] = []
         for level in LEVELS:
             units, stale = self._plan(level, by_day, days, current)
             self.report.planned[level] = len(units)
@@ -170,10 +171,11 @@ class Compactor:
                     tokens_in, tokens_out, cost = tokens_in + unit_in, tokens_out + unit_out, cost + unit_cost
                 continue
             for path in stale:
-                if self.vault.delete(path):
-                    self.report.deleted.append(path)
                 current.summaries.pop(path, None)
+            stale_paths += stale
             self._execute(level, units, current)
+        if not self.dry_run:
+            self._delete_stale(stale_paths)
         usage = self.summarizer.usage
         self.report.calls, self.report.cache_hits = usage.calls, usage.cache_hits
         self.report.input_tokens, self.report.output_tokens, self.report.cost = (
@@ -192,6 +194,17 @@ class Compactor:
             self._finish(index, current)
         self.report.seconds = time.perf_counter() - started
         return self.report
+
+    def _delete_stale(self, paths: list[str]) -> None:
+        """Summaries that cover nothing any more go last, once their parents are rebuilt without them:
+        a crash in between never leaves a parent citing a missing child (RELIABILITY.md I2). A child
+        whose parent could not be rebuilt this run stays until it is."""
+        unsettled = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)
+        for path in paths:
+            if _parent_path(path) in unsettled:
+                continue
+            if self.vault.delete(path):
+                self.report.deleted.append(path)
 
     # ---------------------------------------------------------------- planning
 
@@ -350,6 +363,19 @@ class Compactor:
         self.report.root_changed = write_root(self.vault, index)
 
 
+def _parent_path(path: str) -> str | None:
+    """The summary a daily or weekly summary file rolls up into."""
+    level, _, name = path.partition("/")
+    try:
+        if level == "daily":
+            return week_period(date.fromisoformat(name[:-3])).path
+        if level == "weekly":
+            return month_period(month_key_of_week(parse_period("weekly", name[:-3]).start)).path
+    except ValueError:
+        return None
+    return None
+
+
 def compact(
     vault: Vault,
     summarizer: Summarizer,
@@ -403,16 +429,19 @@ def forget(vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: 
         if not acquired:
             raise MemtreeError("another compaction holds the lock", hint="try again when it has finished")
         files = [f for f in vault.raw_files() if f.id in set(wanted)]
-        missing = sorted(set(wanted) - {f.id for f in files})
+        pending = _pending_forget(vault)
+        missing = sorted(set(wanted) - {f.id for f in files} - pending)
         if missing:
             raise InvalidInputError(
                 f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
             )
+        # the intent first: if this run is interrupted once a chunk file is gone, `forget ID` again finishes it
+        vault.write(PENDING_FORGET, json.dumps(sorted(pending | set(wanted))).encode("utf-8"))
         cache = vault.derived / "cache"
         for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
             try:
                 saw = set(json.loads(entry.read_text(encoding="utf-8")).get("chunks", []))
-            except (OSError, ValueError, AttributeError):
+            except (OSError, ValueError, AttributeError, TypeError, RecursionError):
                 saw = None  # unreadable: it cannot be checked, so it goes
             if saw is None or saw & set(wanted):
                 vault.delete(vault.relative(entry))
@@ -422,4 +451,23 @@ def forget(vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: 
             report.forgotten.append(vault.relative(file.path))
         with Index(vault) as index:
             report.compaction = Compactor(vault, summarizer, now).run(index)
+        done = report.compaction
+        if not (done.failed or done.blocked or done.deferred):  # else the next `forget ID` retries them
+            vault.delete(PENDING_FORGET)
     return report
+
+
+PENDING_FORGET = ".memtree/forget-pending.json"
+
+
+def _pending_forget(vault: Vault) -> set[str]:
+    """Ids of an interrupted `forget` (their chunk files may be gone already)."""
+    import json
+
+    from .model import valid_id
+
+    try:
+        ids = json.loads(vault.read_bytes(PENDING_FORGET) or b"[]")
+    except (ValueError, RecursionError):
+        return set()
+    return {i for i in ids if isinstance(i, str) and valid_id(i)} if isinstance(ids, list) else set()

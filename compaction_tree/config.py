@@ -128,12 +128,41 @@ tokenizer: o200k_base  # tiktoken encoding; counts are approximate (chars/4) whe
 """
 
 
+MAX_FAST_NESTING = 500
+MAX_FLOW_INDICATORS = 10_000  # `[` and `{`: far beyond any file memtree writes
+
+
+def too_nested(text: str) -> bool:
+    """Refused outright: even the pure-Python loader takes quadratic time on deep flow nesting
+    (~2 s for 60,000 `[`, measured here), and no memtree file comes near this."""
+    return text.count("[") + text.count("{") > MAX_FLOW_INDICATORS
+
+
+def safe_loader(yaml: Any, text: str) -> Any:
+    """PyYAML's C SafeLoader, unless `text` could nest deeper than MAX_FAST_NESTING: its C composer
+    recurses without a limit and a crafted file of ~50,000 `[` kills the process (a segfault,
+    measured here). Then the pure-Python SafeLoader, which stops with a RecursionError instead.
+    The bound is cheap and generous (every `[`/`{` anywhere, plus the deepest line's indentation and
+    indicators), so ordinary files keep the fast loader."""
+    flow = text.count("[") + text.count("{")
+    block = max(
+        (2 * (len(line) - len(line.lstrip(" "))) + line.count("- ") + line.count(": ") for line in text.splitlines()),
+        default=0,
+    )
+    if flow + block > MAX_FAST_NESTING:
+        return yaml.SafeLoader
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _load_yaml(text: str, source: str) -> dict[str, Any]:
     import yaml  # not at module level: `memtree add` reads the cached config instead (see vault.load_config)
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(text, Loader=loader)
+        if too_nested(text):
+            raise RecursionError
+        data = yaml.load(text, Loader=safe_loader(yaml, text))
+    except RecursionError:
+        raise ConfigError(f"{source} nests too deeply", hint="it should hold a few settings") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

@@ -85,7 +85,21 @@ Summarize this {what}.
 Answer with the JSON object only."""
 
 _DELIMITER_LIKE = re.compile(r"<<(?=\s*(?:END-)?MEMTREE)", re.IGNORECASE)  # defused inside the data block
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
+
+
+def _unfence(answer: str) -> str:
+    """The answer without a markdown code fence around it. Plain string operations: the regex it
+    replaces (`\\s*```\\s*$` tried at every position) took minutes on an answer holding a long run of
+    spaces, and answers are untrusted input."""
+    text = answer.strip()
+    if text.startswith("```"):
+        text = text[3:]
+        if text[:4].lower() == "json":
+            text = text[4:]
+        text = text.lstrip()
+    if text.endswith("```"):
+        text = text[:-3].rstrip()
+    return text
 
 
 def _import_litellm() -> Any:
@@ -151,8 +165,8 @@ def classify(exc: BaseException) -> str:
     status = getattr(exc, "status_code", None)
     body = getattr(exc, "body", None)
     code = body.get("code") if isinstance(body, dict) else None
-    if status == 429 and code == "insufficient_quota":
-        return "fatal"  # a spend limit: retrying only burns time
+    if (status == 429 and code == "insufficient_quota") or status == 402 or name == "BudgetExceededError":
+        return "fatal"  # a spend limit (quota, payment required, LiteLLM's budget): retrying only burns time
     if status in (401, 403, 404) or name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError"):
         return "fatal"
     if status in RETRY_STATUS:
@@ -247,7 +261,8 @@ class LiteLLMSummarizer:
             for chunk in unit.chunks:
                 when = chunk.timestamp.astimezone(self.config.tz).strftime("%H:%M")
                 text = " ".join(redact(chunk.text, disabled).text.split())
-                line = f"[{chunk.id}] {when} {chunk.speaker}: {text}"
+                speaker = " ".join(redact(chunk.speaker, disabled).text.split())  # a hand-made file may hold one
+                line = f"[{chunk.id}] {when} {speaker}: {text}"
                 items.append(Item(chunk.id, line, (chunk.id,), self._count(line)))
             return items
         for child_index, child in enumerate(unit.children, 1):
@@ -334,7 +349,7 @@ class LiteLLMSummarizer:
 
     def _ask(self, unit: Unit, items: list[Item], what: str) -> Draft:
         key = self._cache_key(unit, items, what)
-        cached = self._cache_get(key)
+        cached = self._cache_get(key, items)
         if cached is not None:
             with self._lock:
                 self.usage.cache_hits += 1
@@ -478,11 +493,15 @@ class LiteLLMSummarizer:
         if len(answer) > MAX_ANSWER_CHARS:
             raise InvalidAnswer("the answer was far too long")
         try:
-            data = json.loads(_FENCE.sub("", answer.strip()))
+            data = json.loads(_unfence(answer))
         except (ValueError, RecursionError):
             raise InvalidAnswer("it was not valid JSON") from None
         if not isinstance(data, dict):
             raise InvalidAnswer("it was not a JSON object")
+        try:  # "\ud800" is valid JSON but not Unicode: it would fail the write of the summary
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidAnswer("it held a lone surrogate escape (invalid Unicode)") from None
         known = {i.id for i in items}
 
         def bullet(value: Any, where: str) -> dict[str, Any]:
@@ -605,15 +624,21 @@ class LiteLLMSummarizer:
 
     # ---------------------------------------------------------------- the cache
 
-    def _cache_get(self, key: str) -> dict[str, Any] | None:
+    def _cache_get(self, key: str, items: Sequence[Item]) -> dict[str, Any] | None:
         raw = self._vault.read_bytes(f"{DERIVED}/cache/{key}.json") if self._vault else None
         if raw is None:
             return None
         try:
             data = json.loads(raw)
-        except ValueError:
+            answer = data.get("answer") if isinstance(data, dict) else None
+            if not isinstance(answer, dict):
+                return None
+            # validated again, as if the model had just sent it: the file may be damaged or hand-made
+            overview = answer.get("overview")
+            sent = {**answer, "overview": overview[0] if isinstance(overview, list) and overview else None}
+            return self._validate(json.dumps(sent), items)
+        except (ValueError, RecursionError, InvalidAnswer):
             return None  # damaged: recompute (and overwrite)
-        return data.get("answer") if isinstance(data, dict) and isinstance(data.get("answer"), dict) else None
 
     def _cache_put(self, key: str, answer: dict[str, Any], items: Sequence[Item]) -> None:
         if self._vault is not None:

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
-from .config import safe_loader
+from .config import safe_loader, too_nested
 from .errors import VaultFormatError
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, Level, SourceRef, SummarizerIdentity, Summary, TopicStat
 
@@ -127,6 +127,8 @@ def read_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
     handler = _SafeHandler()
     try:
         fm, body = handler.split(text)  # ValueError when the closing --- is missing
+        if too_nested(fm):
+            raise VaultFormatError(f"{where}: front matter nests too deeply")
         data = handler.load(fm)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -18,6 +18,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from .config import (
 )
 from .errors import (
     ConflictError,
+    MemtreeError,
     NetworkFilesystemError,
     UnsafePathError,
     VaultFormatError,
@@ -55,6 +57,24 @@ NETWORK_FILESYSTEMS = frozenset(
     {"nfs", "nfs4", "cifs", "smb3", "smbfs", "fuse.sshfs", "9p", "afs", "ceph", "glusterfs"}
 )
 CONFLICT_MARKERS = (b"<<<<<<< ", b"\n=======\n", b">>>>>>> ")
+
+
+class VaultWriteError(MemtreeError, OSError):
+    """An I/O error (disk full, EIO, permissions) while writing a vault file: one clear line for the
+    user instead of a traceback. Still an OSError, for code that treats derived writes as optional."""
+
+
+@contextlib.contextmanager
+def _writing(relative: str) -> Iterator[None]:
+    try:
+        yield
+    except MemtreeError:
+        raise
+    except OSError as exc:
+        raise VaultWriteError(
+            f"cannot write {relative}: {exc.strerror or exc}",
+            hint="check the disk (space, permissions), then run again: no file was left half-written",
+        ) from exc
 
 
 class FileIO:
@@ -185,10 +205,13 @@ def is_temp(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)
 
 
+MOUNTS = Path("/proc/mounts")  # a module attribute: the tests point it at a made-up table
+
+
 def filesystem_type(path: Path) -> str | None:
     """The type of the filesystem holding path, from /proc/mounts (Linux); None elsewhere."""
     try:
-        mounts = Path("/proc/mounts").read_text(encoding="utf-8", errors="replace").splitlines()
+        mounts = MOUNTS.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
     real = str(path.resolve())
@@ -197,7 +220,7 @@ def filesystem_type(path: Path) -> str | None:
         parts = line.split()
         if len(parts) < 3:
             continue
-        point = parts[1].replace("\\040", " ")
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), parts[1])  # \040 is a space
         if (real == point or real.startswith(point.rstrip("/") + "/")) and len(point) >= len(best):
             best, kind = point, parts[2]
     return kind
@@ -304,8 +327,9 @@ class Vault:
             pass
         except IsADirectoryError:
             raise UnsafePathError(f"{relative} is a folder", hint="move it out of the way") from None
-        self.ensure_dir(target.parent)
-        atomic_write(target, data)
+        with _writing(relative):
+            self.ensure_dir(target.parent)
+            atomic_write(target, data)
         return True
 
     def read_bytes(self, relative: str) -> bytes | None:
@@ -319,7 +343,8 @@ class Vault:
         target = self.resolve(relative)
         if not target.exists():
             return False
-        remove(target)
+        with _writing(relative):
+            remove(target)
         return True
 
     # ---------------------------------------------------------------- raw chunks
@@ -333,12 +358,14 @@ class Vault:
 
         ConflictError when the id is taken by different content: nothing is ever overwritten.
         """
-        target = self.resolve(self.chunk_relpath(chunk))
-        if not target.parent.is_dir():
-            self.ensure_dir(target.parent)
+        relative = self.chunk_relpath(chunk)
+        target = self.resolve(relative)
         data = chunk.to_bytes()
-        if create_only(target, data, durable):
-            return True
+        with _writing(relative):
+            if not target.parent.is_dir():
+                self.ensure_dir(target.parent)
+            if create_only(target, data, durable):
+                return True
         try:
             existing = read_chunk_file(target)
         except VaultFormatError:
@@ -411,7 +438,8 @@ class Vault:
         places: list[tuple[str, list[str]]] = []
         if folders is None:
             for folder, dirs, files in os.walk(self.root):
-                dirs[:] = sorted(d for d in dirs if d not in (".git", DERIVED))
+                # .memtree/ too: a crash while caching an LLM answer or the config leaves its temp there
+                dirs[:] = sorted(d for d in dirs if d != ".git")
                 places.append((folder, files))
         else:
             places = [(str(f), os.listdir(f)) for f in folders if f.is_dir() and not f.is_symlink()]
@@ -473,7 +501,7 @@ def load_config(root: Path) -> Config:
     try:
         st = source.stat()
         stamp = [st.st_mtime_ns, st.st_size, st.st_ino]
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError, RecursionError):
             cached = json.loads((root / CONFIG_CACHE).read_text(encoding="utf-8"))
             if cached["stamp"] == stamp:
                 return config_from_data(cached["config"])

@@ -1,0 +1,147 @@
+"""C5: a Hypothesis state machine over a small vault (add, compact with or without an I/O fault,
+crash at a random checkpoint, move the clock, hand-edit or corrupt a file, insert git conflict
+markers, git commit), checking I1-I3 after every step and I4 after every clean compaction.
+C7 (atheris) is approximated by Hypothesis on the same parsers: see README.md."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from compaction_tree.compaction import compact
+from compaction_tree.errors import MemtreeError
+from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.ingest import add
+from compaction_tree.vault import Vault
+
+from .faults import SLOW, FaultyIO, installed, run_in_child
+from .invariants import check_citations, check_idempotent, check_loads, files, raw_state
+
+START = date(2026, 3, 2)
+WORDS = ["billing", "Postgres", "deploy", "webhooks", "CORS", "decided", "fixed", "pending", "review", "cache"]
+
+
+class VaultMachine(RuleBasedStateMachine):
+    @initialize()
+    def setup(self) -> None:
+        self.base = Path(tempfile.mkdtemp(prefix="memtree-c5-"))
+        self.vault, _ = Vault.init(self.base / "v", "UTC")
+        self.root = self.vault.root
+        self.now = datetime(2026, 3, 5, 12, tzinfo=timezone.utc)
+        self.raw: dict[str, str] = {}  # what memtree or we wrote to raw/: it must stay
+        self.count = 0
+        self.git = False
+
+    def teardown(self) -> None:
+        shutil.rmtree(getattr(self, "base", "/nonexistent"), ignore_errors=True)
+
+    @rule(day=st.integers(0, 20), words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6))
+    def add_chunk(self, day: int, words: list[str]) -> None:
+        self.count += 1
+        moment = datetime.combine(START + timedelta(days=day), datetime.min.time(), timezone.utc)
+        add(self.vault, f"{' '.join(words)} note {self.count}", timestamp=moment + timedelta(minutes=self.count))
+        self.raw = raw_state(self.root)
+
+    @rule(
+        fault=st.none()
+        | st.tuples(st.sampled_from(["write", "fsync", "replace", "unlink"]), st.integers(1, 8), st.booleans())
+    )
+    def compact(self, fault: tuple[str, int, bool] | None) -> None:
+        vault = Vault.open(self.root)
+        if fault is None:
+            compact(vault, ExtractiveSummarizer(vault.config), self.now)
+            check_idempotent(self.root, self.now)  # I4
+            return
+        try:
+            with installed(FaultyIO(*fault)):
+                compact(vault, ExtractiveSummarizer(vault.config), self.now)
+        except (MemtreeError, OSError):
+            pass
+
+    @rule(n=st.integers(1, 30))
+    def crash_at_random_point(self, n: int) -> None:
+        root, now = self.root, self.now
+        result = run_in_child(
+            lambda: compact(Vault.open(root), ExtractiveSummarizer(Vault.open(root).config), now), crash_at=n
+        )
+        assert result.status in (0, 77), result
+
+    @rule(days=st.integers(1, 9))
+    def advance_clock(self, days: int) -> None:
+        self.now += timedelta(days=days)
+
+    def _targets(self) -> list[Path]:
+        return sorted(
+            p
+            for p in self.root.rglob("*")
+            if p.is_file()
+            and ".memtree" not in p.parts
+            and ".git" not in p.parts
+            and p.name not in ("memtree.yaml", ".gitignore")
+        )
+
+    @precondition(lambda self: self.count > 0)
+    @rule(pick=st.integers(0, 10_000), how=st.sampled_from(["truncate", "garbage", "empty", "bad-utf8", "append"]))
+    def hand_edit_or_corrupt(self, pick: int, how: str) -> None:
+        targets = self._targets()
+        path = targets[pick % len(targets)]
+        data = path.read_bytes()
+        path.write_bytes(
+            {
+                "truncate": data[: len(data) // 2],
+                "garbage": b"\x00{]]not json",
+                "empty": b"",
+                "bad-utf8": b"\xff\xfe" + data,
+                "append": data + b"\nhand-written line\n",
+            }[how]
+        )
+        self.raw = raw_state(self.root)
+
+    @precondition(lambda self: self.count > 0)
+    @rule(pick=st.integers(0, 10_000))
+    def inject_conflict_markers(self, pick: int) -> None:
+        targets = self._targets()
+        path = targets[pick % len(targets)]
+        path.write_bytes(b"<<<<<<< HEAD\n" + path.read_bytes() + b"=======\nother side\n>>>>>>> theirs\n")
+        self.raw = raw_state(self.root)
+
+    @rule()
+    def git_commit(self) -> None:
+        git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@t"]
+        if not self.git:
+            subprocess.run([*git, "init", "-q"], check=True)
+            self.git = True
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "step", "--allow-empty"], check=True)
+
+    @invariant()
+    def the_vault_loads(self) -> None:  # I3
+        if hasattr(self, "root"):
+            check_loads(self.root)
+
+    @invariant()
+    def no_chunk_is_lost(self) -> None:  # I1: raw files change only by our own hand
+        if hasattr(self, "root"):
+            assert raw_state(self.root) == self.raw
+
+    @invariant()
+    def every_citation_resolves(self) -> None:  # I2
+        if hasattr(self, "root"):
+            check_citations(self.root)
+            assert all(not p.startswith("raw/") or p in self.raw for p in files(self.root))
+
+
+VaultMachine.TestCase.settings = settings(
+    max_examples=200 if SLOW else 30,
+    stateful_step_count=50 if SLOW else 20,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+test_c5_state_machine = VaultMachine.TestCase
