@@ -491,21 +491,28 @@ class Index:
         return [(int(r), float(s)) for r, s in self.db.execute(sql, (match, limit))]
 
     def next_in_session(self, rowids: Sequence[int]) -> dict[int, int]:
-        """rowid -> the rowid of the turn that follows it in its session (the reply), where there is one."""
+        """rowid -> the rowid of the turn that follows it in its session (the reply), where there is one.
+
+        In memory order (time, then ids in natural order), so turns sharing a timestamp keep their
+        order: "D1-2" comes before "D1-10"."""
         found: dict[int, int] = {}
+        turns: dict[tuple[str, str], list[int]] = {}
         for rowid in rowids:
-            row = self.db.execute("SELECT session, ts, id, day FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
+            row = self.db.execute("SELECT session, day FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
             if row is None:
                 continue
-            session, ts, chunk_id, day = row
-            if session is not None:
-                sql = "SELECT rowid FROM chunks WHERE session = ? AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1"
-                after = self.db.execute(sql, (session, ts, chunk_id)).fetchone()
-            else:  # no session: the next chunk of the same day
-                sql = "SELECT rowid FROM chunks WHERE day = ? AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1"
-                after = self.db.execute(sql, (day, ts, chunk_id)).fetchone()
-            if after is not None:
-                found[rowid] = int(after[0])
+            key = ("session", row[0]) if row[0] is not None else ("day", row[1])  # no session: the day
+            if key not in turns:
+                column = "session" if key[0] == "session" else "day"
+                rows = self.db.execute(f"SELECT rowid, ts, id FROM chunks WHERE {column} = ?", (key[1],)).fetchall()
+                ordered = natural_ties(
+                    sorted((ChunkRef(r, "", i, ts, "", 0) for r, ts, i in rows), key=lambda ref: (ref.ts, ref.id))
+                )
+                turns[key] = [ref.rowid for ref in ordered]
+            order = turns[key]
+            position = order.index(rowid)
+            if position + 1 < len(order):
+                found[rowid] = order[position + 1]
         return found
 
     def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
