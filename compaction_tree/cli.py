@@ -472,6 +472,9 @@ def forget(
     model: Annotated[
         str | None, typer.Option(help="The summarizer for the summaries to regenerate (as compact).")
     ] = None,
+    allow_network_fs: Annotated[
+        bool, typer.Option("--allow-network-fs", help="Run on NFS/SMB/sshfs, where locks are unreliable.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Remove chunks and regenerate exactly the summaries, facts and ROOT.md that used them.
@@ -483,7 +486,7 @@ def forget(
 
     with user_errors():
         vault = open_vault(ctx)
-        report = take_out(vault, chunk_ids, summarizer_for(vault, model), now())
+        report = take_out(vault, chunk_ids, summarizer_for(vault, model), now(), allow_network_fs)
     if as_json:
         emit_json(report.to_json())
     else:

@@ -409,7 +409,9 @@ class ForgetReport:
         }
 
 
-def forget(vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: datetime) -> ForgetReport:
+def forget(
+    vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: datetime, allow_network_fs: bool = False
+) -> ForgetReport:
     """Takes chunks out of memory completely: their files, every cached LLM answer that saw them, and
     (by recompacting) exactly the summaries that cited them directly or through a child, the facts
     they supported and ROOT.md. Git history keeps old versions: see README.md, "Forgetting"."""
@@ -425,6 +427,7 @@ def forget(vault: Vault, chunk_ids: Iterable[str], summarizer: Summarizer, now: 
                 f"invalid id {chunk_id!r}", hint="pass the id memtree printed, e.g. from memtree recall --json"
             )
     report = ForgetReport()
+    vault.refuse_network_fs(allow_network_fs)  # it takes the lock and deletes files, like compact
     with vault.lock() as acquired:
         if not acquired:
             raise MemtreeError("another compaction holds the lock", hint="try again when it has finished")

@@ -22,7 +22,7 @@ from .periods import parse_period
 from .summary import LEVELS
 from .vault import (
     DERIVED,
-    GITIGNORE_LINE,
+    GITIGNORE_LINES,
     RAW,
     STALE_TEMP_SECONDS,
     Vault,
@@ -81,8 +81,12 @@ def doctor(vault: Vault, fix: bool = False, now: float | None = None) -> DoctorR
     for key in _unknown_config_keys(vault):
         problems.append(Problem(CONFIG_FILE, "config", f"unknown setting {key!r} (ignored)"))
     gitignore = vault.root / ".gitignore"
-    if not gitignore.exists() or GITIGNORE_LINE not in gitignore.read_text(encoding="utf-8", errors="replace").split():
-        problems.append(Problem(".gitignore", "config", ".memtree/ is not git-ignored", fix="run `memtree init` again"))
+    ignored = gitignore.read_text(encoding="utf-8", errors="replace").split() if gitignore.exists() else []
+    for line in GITIGNORE_LINES:
+        if line not in ignored:
+            problems.append(
+                Problem(".gitignore", "config", f"{line} is not git-ignored", fix="run `memtree init` again")
+            )
 
     ids: dict[str, list[str]] = defaultdict(list)
     moves: list[tuple[Path, Path]] = []

@@ -7,6 +7,7 @@ fresh process after every agent turn.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from .redact import redact
 from .vault import Vault, sync_all
 
 MAX_SPEAKER = 100
+_CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")  # C0 controls but tab, newline, return
 MAX_LABEL = 200  # session, source, one topic
 MAX_TOPICS = 50
 
@@ -76,7 +78,8 @@ def _check_text(text: Any) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInputError("the text is not valid UTF-8", hint="convert it to UTF-8 first") from None
-    return text
+    # terminal control sequences (ESC[...) would replay on whoever prints the memory later
+    return _CONTROL.sub("", text)
 
 
 @dataclass(frozen=True)

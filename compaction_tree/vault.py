@@ -53,6 +53,7 @@ TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a younger temp may belong to a live writer
 MAX_CHUNK_BYTES = 8 * 1024 * 1024
 GITIGNORE_LINE = ".memtree/"
+GITIGNORE_LINES = (GITIGNORE_LINE, ".*.tmp")  # derived state; temp files a killed writer left behind
 NETWORK_FILESYSTEMS = frozenset(
     {"nfs", "nfs4", "cifs", "smb3", "smbfs", "fuse.sshfs", "9p", "afs", "ceph", "glusterfs"}
 )
@@ -269,8 +270,9 @@ class Vault:
                 created.append(name + "/")
         gitignore = vault.root / ".gitignore"
         lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
-        if GITIGNORE_LINE not in (line.strip() for line in lines):
-            vault.write(".gitignore", ("\n".join([*lines, GITIGNORE_LINE]) + "\n").encode("utf-8"))
+        missing = [line for line in GITIGNORE_LINES if line not in (existing.strip() for existing in lines)]
+        if missing:
+            vault.write(".gitignore", ("\n".join([*lines, *missing]) + "\n").encode("utf-8"))
             created.append(".gitignore")
         return vault, created
 
@@ -577,6 +579,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def decode_chunk(data: bytes, where: str) -> Chunk:
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a BOM some editors add: harmless
     if not data.strip():
         raise VaultFormatError(f"{where}: empty file")
     if any(marker in data for marker in CONFLICT_MARKERS):

@@ -28,7 +28,7 @@ def test_init_creates_the_vault_and_twice_changes_nothing(tmp_path: Path) -> Non
     assert first.code == 0
     assert sorted(first.json()["created"]) == [".gitignore", ".memtree/", "memtree.yaml", "raw/"]
     assert "timezone: Europe/Paris" in (root / "memtree.yaml").read_text()
-    assert (root / ".gitignore").read_text() == ".memtree/\n"
+    assert (root / ".gitignore").read_text() == ".memtree/\n.*.tmp\n"
     before = snapshot(root)
     second = memtree("--vault", str(root), "init", "--json")
     assert second.code == 0 and second.json()["created"] == []
@@ -39,7 +39,7 @@ def test_init_keeps_an_existing_gitignore_and_works_in_a_git_repository(tmp_path
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("node_modules/\n*.log\n")
     assert memtree("--vault", str(tmp_path), "init").code == 0
-    assert (tmp_path / ".gitignore").read_text() == "node_modules/\n*.log\n.memtree/\n"
+    assert (tmp_path / ".gitignore").read_text() == "node_modules/\n*.log\n.memtree/\n.*.tmp\n"
     assert memtree("--vault", str(tmp_path), "status").code == 0  # builds the derived index under .memtree/
     status = subprocess.run(
         ["git", "-C", str(tmp_path), "status", "--porcelain", "--ignored"], capture_output=True, text=True, check=True
@@ -301,3 +301,15 @@ def test_the_sweeper_removes_only_old_temps(vault: Vault) -> None:
     os.utime(old, (past, past))
     assert vault.sweep_temps() == 1
     assert not old.exists() and young.exists()
+
+
+def test_a_chunk_file_with_a_bom_is_read(vault: Vault) -> None:
+    result = add(vault, "written by an editor that adds a BOM", timestamp="2026-03-15T10:00:00Z")
+    path = vault.root / result.path
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert read_chunk_file(path).text == "written by an editor that adds a BOM"
+
+
+def test_terminal_control_sequences_are_stripped_on_the_way_in(vault: Vault) -> None:
+    result = add(vault, "plain \x1b[2J\x1b[31mred\x07 text\ttabbed\nnext line", timestamp="2026-03-15T10:00:00Z")
+    assert json.loads((vault.root / result.path).read_text())["text"] == "plain [2J[31mred text\ttabbed\nnext line"
