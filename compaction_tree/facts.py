@@ -22,14 +22,17 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .consolidate import (
+    ASPECT_OF,
     CATEGORIES,
     CHANGE_VERB,
+    CHANGE_WORDS,
+    NEW_VALUE,
     Event,
     Fact,
     Outcome,
@@ -37,6 +40,7 @@ from .consolidate import (
     Version,
     change_of,
     consolidate,
+    names_of,
     parse_audit,
     parse_category,
     plain_text,
@@ -45,7 +49,7 @@ from .consolidate import (
 )
 from .errors import ConflictError, InvalidInputError, VaultFormatError
 from .summary import FactCandidate
-from .text import STOPWORDS, WORD, fold, sentences, word_form
+from .text import STOPWORDS, WORD, fold, sentences, stem, word_form
 from .topics import BUILTIN_ALIASES, is_generic, topic_key
 
 if TYPE_CHECKING:
@@ -81,6 +85,8 @@ EMBEDDINGS_FILE = ".memtree/fact-embeddings.json"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 CHECK_LIMIT = 5  # the retrieval check: a fact must come back among this many for its own subject
+SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
+STANDING_WORDS = 30  # a standing fact's line in ROOT.md is cut after this many words
 STANDING_ORDER = ("preference", "constraint", "decision", "failure_pattern", "domain_fact", "entity")
 
 # ---------------------------------------------------------------- extraction: cleaning a sentence
@@ -127,11 +133,17 @@ _REJECTED = re.compile(
 _HEARSAY = re.compile(r"\b(?:says|said|told me|mentioned|according to|claims|apparently|heard)\b", re.IGNORECASE)
 # a metric moving or a bug fixed is an event, not a durable fact
 _EVENT = re.compile(
-    r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)|\d+\s*(?:ms|kb|mb|gb)|"
+    r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)"
+    r"|\d+\s*(?:ms|kb|mb|gb)|"
     r"fixed|resolved|solved|(?<!\()it was|they were)\b",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
+_ANSWERING = re.compile(
+    r"\b(?:answers?|explanations?|responses?|replies|examples?|code (?:first|before|after|blocks?)|bullet points?|"
+    r"paragraphs?|tl;?dr)\b",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'll|our|us|let's)\b", re.I)
 
 # ---------------------------------------------------------------- extraction: the cues
@@ -178,7 +190,8 @@ class Cue:
 _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("keeps-failing", "failure_pattern", 0.85, "any", "failure",
      r"^(?P<s>.+?)\s+(?:keeps?|kept)\s+(?:on\s+)?(?:failing|breaking|crashing|timing out|flaking|dying|erroring|"
-     r"falling over|going down|hanging)\b[\s,]*(?:because|when|whenever|every time|since|due to|as soon as|if)\s+(?P<v>.+)"),
+     r"falling over|going down|hanging)\b[\s,]*(?:because|when|whenever|every time|since|due to|as soon as"
+     r"|if)\s+(?P<v>.+)"),
     ("fails-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:fails?|failed|breaks?|broke|crashes|crashed|flakes?|flaked|times? out|errors? out|goes down|"
      r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time)\s+)?(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
@@ -192,12 +205,20 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("pattern-with", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
      r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
+    ("reason-is", "failure_pattern", 0.8, "any", "failure",
+     r"\bthe\s+(?:reason|cause)\s+(?:why\s+)?(?P<s>.+?)\s+(?:fail|break|crash|flake|die|time out|hang)\w*\s+is\s+"
+     r"(?P<v>.+)"),
+    ("every-time-because", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:every time|whenever)\s+(?P<s>.+?)\s+(?:dies|fails|breaks|crashes|flakes|hangs|goes down|times out),?\s+"
+     r"(?:it'?s|that'?s|it is)\s+because\s+(?P<v>.+)"),
     ("root-cause", "failure_pattern", 0.8, "any", "failure",
-     r"\b(?:the\s+)?(?:root cause|real cause|cause)\s+(?:of|for|behind)\s+(?:the\s+)?(?P<s>.+?)\s+(?:is|was|are|were)\s+"
+     r"\b(?:the\s+)?(?:root cause|real cause|cause)\s+(?:of|for|behind)\s+(?:the\s+)?(?P<s>.+?)\s+(?:is|was|are"
+     r"|were)\s+"
      r"(?:that\s+)?(?P<v>.+)"),
     ("failures-caused-by", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes|errors|timeouts))\s+(?:(?:are|is|were|have been)\s+"
-     r"(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)|come from|comes from|stem from|stems from)\s+(?P<v>.+)"),
+     r"(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)|come from|comes from|stem from"
+     r"|stems from)\s+(?P<v>.+)"),
     ("another-cause", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?)\s+(?:failures?|crashes|outages|deploys?|builds?|tests?)\s+(?:have|has)\s+"
      r"(?:another|a different)\s+(?:cause|reason)\b\s*[:,-]*\s*(?P<v>.+)"),
@@ -220,6 +241,11 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:its\s+|their\s+|the\s+)?(?P<s>[\w -]{2,40})$"),
     ("uses", "decision", 0.7, "user!", "",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|is written in)\s+(?P<v>.+)"),
+    ("plan-is", "decision", 0.75, "user", "",
+     r"^(?:the\s+)?(?:agreed\s+|final\s+|current\s+)?(?:plan|decision|call)\s+is\s+to\s+(?P<v>.+)"),
+    ("is-versioned", "decision", 0.7, "user!", "",
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+(?P<verb>versioned|built|hosted|deployed|stored|cached|"
+     r"written|packaged|released|tested|monitored|backed up)\s+(?:with|in|on|by|via|using|to|through)\s+(?P<v>.+)"),
     ("spending-in", "decision", 0.7, "user", "",
      r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"),
     ("will-run-on", "decision", 0.7, "user!", "",
@@ -240,6 +266,24 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:this year i want to|i'?m training for|i'?m aiming for|my goal is to|i want to finally)\s+(?P<v>.+)"),
     ("give-me-please", "preference", 0.75, "user", "",
      r"^(?:please\s+)?(?P<v>(?:give|show|send|write|answer|reply|keep|tell)\s+(?:me|it)\b.+?),?\s+please$"),
+    ("i-am-a-person", "preference", 0.75, "user", "",
+     r"\bi(?:'m|\s+am)\s+(?:a|an)\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:person|guy|girl|kind of person|fan)\b"),
+    ("for-me-always", "preference", 0.75, "user", "",
+     r"^(?P<v>.+?)\s+for\s+me,?\s+(?:always|please|every time|thanks|no exceptions)\b"),
+    ("works-best-for-me", "preference", 0.75, "user", "",
+     r"^(?:for\s+(?P<s>[\w .'-]{2,40}?),\s+)?(?P<v>.+?)\s+works?\s+best\s+for\s+me\b"),
+    ("thats-my-preference", "preference", 0.8, "user", "",
+     r"^(?P<v>.+?),?\s+(?:that'?s|it'?s|this is)\s+my\s+(?:preference|rule|default|style|go-to|way)\b"),
+    ("want-x-not-y", "preference", 0.75, "user", "",
+     r"\bi\s+(?:want|need|like|prefer)\s+(?P<v>[^,;]+?),\s+not\s+[^,;]+$"),
+    ("x-not-y-please", "preference", 0.75, "user", "",
+     r"^(?P<v>[^,;]+?),\s+not\s+[^,;]+?,?\s+(?:for\s+(?P<s>[\w -]{3,30}?)\s+)?please\b"),
+    ("i-go-for", "preference", 0.75, "user", "",
+     r"\bi\s+(?:always\s+|usually\s+)?(?:go for|go with|stick to|stick with|opt for|swear by)\s+(?P<v>.+?)"
+     r"(?:\s+(?:on|for|in|when)\s+(?P<s>.+))?$"),
+    ("answer-style", "preference", 0.75, "user", "answers",
+     r"^(?:please\s+)?(?:keep|make|write|give|show)\s+(?:me\s+)?(?:the\s+|your\s+)?(?P<v>(?:answers?|explanations?|"
+     r"responses?|replies|code|examples?|summaries)\b.*)"),
     ("i-prefer", "preference", 0.85, "user", "",
      r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
      r"(?P<v>.+?)(?:\s+(?:for|when|in|as|over|to)\s+(?P<s>.+))?$"),
@@ -251,11 +295,16 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bmy\s+(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|aim|resolution|rule|policy|routine|diet|budget|limit))\b"
      r"(?:\s+(?:for|this|in)\s+[\w ]{1,20}?)?\s*(?:is|are|=|:)\s+(?P<v>.+)"),
     ("goal-colon", "preference", 0.75, "user", "",
-     r"^(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|resolution|rule))\s+(?:for|this)\s+(?:the\s+)?[\w ]{1,20}?:\s*(?P<v>.+)"),
+     r"^(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|resolution|rule))\s+(?:for"
+     r"|this)\s+(?:the\s+)?[\w ]{1,20}?:\s*(?P<v>.+)"),
     ("please-always", "preference", 0.85, "user", "",
      r"^(?:please\s+)?(?:always|from now on,?\s+(?:please\s+)?(?:always\s+)?)\s*(?P<v>(?:give|show|use|write|answer|"
-     r"reply|send|put|add|include|explain|start|keep|format|respond|call|ask|tell|remind|check|suggest|book|get|order|pick|"
+     r"reply|send|put|add|include|explain|start|keep|format|respond|call|ask|tell|remind|check|suggest|book|get|order"
+     r"|pick|"
      r"choose|reserve)\b.+)"),
+    ("x-from-now-on", "preference", 0.8, "user", "",
+     r"^(?:i'?d like|i want|please|give me|use)?\s*(?P<v>.+?)\s+"
+     r"(?:from now on|going forward|in future|moving forward)$"),
     ("from-now-on", "preference", 0.8, "user", "",
      r"\b(?:from now on|going forward|moving forward|in (?:the )?future|henceforth)\b[,:]?\s*(?P<v>.+)"),
     ("i-always", "preference", 0.8, "user", "",
@@ -270,78 +319,109 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("every-time", "preference", 0.75, "user", "",
      r"^(?P<v>.+?)\s+(?:every time|always|each time)\b.*\b(?:that'?s my rule|my rule|no exceptions)\b"),
     ("i-am-these-days", "preference", 0.7, "user", "diet",
-     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:these days|nowadays|now)\b"),
+     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:these days|nowadays"
+     r"|now)\b"),
     ("i-eat", "preference", 0.7, "user", "diet",
      r"\bi\s+(?:eat|drink|don'?t eat|don'?t drink|avoid|only eat|only drink|follow)\s+(?P<v>[\w -]+?)(?:,|\s+so\b|$)"),
     ("for-x-please", "preference", 0.7, "user", "", r"^for\s+(?P<s>[\w -]{3,30}?),\s+(?P<v>.+?)\s+please\b"),
     # constraints
+    ("cannot-exceed", "constraint", 0.8, "user", "",
+     r"^(?P<s>.+?)\s+(?:can'?t|cannot|must not|mustn'?t|may not|shouldn'?t|should never)\s+(?:cost|exceed|be more than|"
+     r"go over|take more than|be longer than|run longer than)\s+(?P<v>.+)"),
+    ("max-for", "constraint", 0.75, "user", "budget",
+     r"\b(?P<v>\$[\d,.]+k?|[\d,.]+\s*(?:dollars|euros|eur|usd))\s+(?:max|maximum|tops|at most|limit|cap)\s+"
+     r"(?:for|on)\s+(?P<s>.+)"),
+    ("cant-eat", "constraint", 0.8, "user", "allergy",
+     r"^(?P<s>" + _NAME + r")\s+(?:can'?t|cannot|mustn'?t|shouldn'?t|must not)\s+(?:eat|have|drink|tolerate|be near)\s+"
+     r"(?P<v>.+)"),
+    ("meeting-free", "constraint", 0.8, "user", "meeting",
+     r"^(?P<v>" + _WEEKDAY + r"(?:\s+(?:mornings?|afternoons?|evenings?))?)\s+(?:are|is)\s+(?:meeting[- ]free|"
+     r"no[- ]meeting|blocked|focus time|off limits)"
+     r"|\bkeep\s+(?:my\s+)?(?:calendar|schedule)\s+(?:clear|free|empty)\s+(?:on\s+)?(?P<v2>.+)"),
     ("never", "constraint", 0.8, "user", "",
      r"^(?:please\s+|we\s+|you\s+)?(?:never|do not ever|don'?t ever|must never|should never)\s+(?P<v>.+)"),
     ("dont-recurring", "constraint", 0.75, "user", "",
      r"^(?:please\s+)?(?:don'?t|do not)\s+(?P<v>(?:deploy|schedule|book|merge|push|release|run|ship|call|email|touch)\b"
      r".*\b(?:on\s+\w+days|weekends?|mornings|evenings|after\s+\d|before\s+\d|past\s+(?:\d|noon|midnight)|ever)\b.*)"),
     ("no-x-on", "constraint", 0.75, "user", "",
-     r"^(?:please\s+)?no\s+(?P<s>meetings|deploys|deployments|calls|merges|pushes|releases|changes|migrations)\s+"
+     r"^(?:please\s+)?no\s+(?P<s>(?:[\w.-]+\s+){0,2}(?:meetings|deploys|deployments|calls|merges|pushes|releases|"
+     r"changes|migrations))\s+"
      r"(?:on|before|after|during|outside)\s+(?P<v>.+)"),
     ("must", "constraint", 0.8, "user", "",
      r"^(?P<s>.+?)\s+(?:must|must not|mustn'?t|has to|have to|need to|needs to|is required to|are required to|"
      r"may only|can only|is not allowed to|are not allowed to)\s+(?P<v>(?:stay|remain|be|live|run|go|happen|ship|use|"
-     r"never|not|only|always)\b.+)"),
-    ("requires", "constraint", 0.75, "user", "", r"^(?P<s>.+?)\s+(?:requires|require|mandates)\s+(?P<v>.+)"),
-    ("capped-at", "constraint", 0.8, "user", "",
-     r"^(?P<s>.+?)\s+(?:is|are|gets|get|stays|has been)?\s*(?:capped|limited|restricted|throttled)\s+(?:at|to)\s+(?P<v>.+)"),
+     r"wait|send|make|get|never|not|only|always)\b.+)"),
+    ("requires", "constraint", 0.75, "user", "",
+     r"^(?P<s>.+?)\s+(?:requires|require|mandates|insists that)\s+(?P<v>.+)"),
+    ("capped-at", "constraint", 0.8, "user", "limit",
+     r"^(?P<s>.+?)\s+(?:is|are|gets|get|stays|has been)?\s*(?:capped|limited|restricted|throttled)\s+(?:at"
+     r"|to)\s+(?P<v>.+)"),
     ("hard-limit", "constraint", 0.8, "user", "",
      r"\b(?:hard|strict|firm)\s+(?:limit|cap|ceiling|cutoff|deadline|budget)\s+(?:of|is|at|:)\s*(?P<v>.+?)"
      r"(?:\s+(?:on|for)\s+(?P<s>.+))?$"),
-    ("not-more", "constraint", 0.75, "user", "",
+    ("not-more", "constraint", 0.75, "user", "limit",
      r"^(?P<s>.+?)\s+(?:gets|get|has|have|is allowed|are allowed)\s+(?P<v>.+?),?\s+(?:not more|no more than that|"
      r"max(?:imum)?|at most|tops)\b"),
     ("only-runs", "constraint", 0.75, "user", "",
-     r"^(?P<s>.+?)\s+(?:only|exclusively)\s+(?:run|runs|happen|happens|go out|goes out|ship|ships|deploy|deploys|"
-     r"take place|takes place)\s+(?P<v>.+)"),
+     r"^(?P<s>.+?)\s+(?:(?:only|exclusively)\s+(?:run|runs|happen|happens|go out|goes out|ship|ships|deploy|deploys|"
+     r"take place|takes place)|(?:run|runs|happen|happens|go out|goes out|ship|ships|deploy|deploys|take place|"
+     r"takes place)\s+only)\s+(?P<v>.+)"),
     ("allergic", "constraint", 0.85, "user", "allergy",
      r"^(?P<s>.+?)\s+(?:is|are|'s|am|'m)\s+(?:severely\s+|very\s+|badly\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"),
     ("has-allergy", "constraint", 0.85, "user", "allergy",
      r"^(?P<s>.+?)\s+(?:has|have)\s+(?:an?\s+|a severe\s+)?(?P<v>[\w -]+?)\s+(?:allergy|intolerance)\b"),
     ("cutoff-is", "constraint", 0.75, "user", "",
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,40}?\b(?:cutoff|cut-off|freeze|deadline|curfew|limit|cap|budget|window|"
-     r"quota))\b(?:\s+(?:on|for)\s+[\w ]{1,25}?)?\s+(?:is|are|=|:)\s+(?:capped at\s+)?(?P<v>.+)"),
+     r"quota))\b(?:\s+(?:on|for)\s+[\w ]{1,25}?)?\s+(?:is|are|=|:|starts at|begins at|kicks in at)\s+"
+     r"(?:now\s+)?(?:capped at\s+)?(?P<v>.+)"),
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
      r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better)\s+(?P<v>.+)"),
+    ("they-like", "entity", 0.65, "user", "preference",
+     r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
+     r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),
     ("owns", "entity", 0.8, "user", "owner",
      r"^(?P<v>" + _NAME + r")\s+(?:owns|maintains|is responsible for|is in charge of|looks after|leads)\s+(?P<s>.+)"),
     ("owner-of", "entity", 0.8, "user", "owner",
      r"^(?P<v>" + _NAME + r")\s+is\s+(?:the\s+|our\s+)?(?:(?:new|current|main)\s+)?(?:owner|maintainer|lead|"
      r"point of contact|dri)\s+(?:of|for|on)\s+(?P<s>.+)"),
     ("owned-by", "entity", 0.8, "user", "owner",
-     r"^(?P<s>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:owned|maintained|run|led|looked after)\s+by\s+(?P<v>" + _NAME + r")"),
+     r"^(?P<s>.+?)\s+(?:(?:is|are)\s+(?:now\s+)?(?:owned|maintained|run|led|looked after)\s+by|belongs\s+to)\s+"
+     r"(?P<v>" + _NAME + r")"
+     r"|^(?P<v2>" + _NAME + r")\s+is\s+(?P<s2>[\w.-]+)(?:'s|’s)\s+(?:owner|maintainer|lead|point of contact)\b"),
     ("is-contact-at", "entity", 0.8, "user", "contact",
      r"^(?P<v>" + _NAME + r")\s+is\s+(?:our|the)\s+(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|"
-     r"liaison)\s+(?:at|for|with|in)\s+(?P<s>.+)"),
+     r"liaison|go-to person|go-to contact|go-to)\s+(?:at|for|with|in)\s+(?P<s>.+)"
+     r"|\b(?:talk to|ask|go through|ping)\s+(?P<v2>" + _NAME + r")\s+(?:about|for)\s+anything\s+(?P<s2>.+)"),
     ("contact-at", "entity", 0.8, "user", "contact",
      r"\b(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|liaison)\s+(?:at|for|with|in)\s+(?P<s>.+?)\s+"
      r"(?:is|=|:)\s+(?P<v>" + _NAME + r")"),
     ("go-through", "entity", 0.75, "user", "contact",
-     r"\bfor\s+anything\s+(?P<s>[\w .'-]+?)[- ]related,\s+(?:go through|talk to|ask|contact|ping)\s+(?P<v>" + _NAME + r")"),
+     r"\bfor\s+anything\s+(?P<s>[\w .'-]+?)[- ]related,\s+(?:go through|talk to|ask|contact|ping)\s+"
+     r"(?P<v>" + _NAME + r")"),
     ("lives-in", "entity", 0.8, "user", "home",
      r"^(?:my\s+[\w-]+\s+)?(?P<s>" + _NAME + r")(?:\s*\((?:my|our)\s+[\w -]+\))?\s+(?:lives|has been living|has lived|"
      r"is living|is based|lives now|now lives|resides)\s+in\s+(?P<v>" + _NAME + r")"),
     ("birthday", "entity", 0.85, "user", "birthday",
-     r"^(?P<s>" + _NAME + r")(?:'s|’s)\s+birthday\s+is\s+(?:on\s+)?(?P<v>.+)"
+     r"^(?P<s>" + _NAME + r")(?:'s|’s)\s+birthday\s+(?:is|falls)\s+(?:on\s+)?(?P<v>.+)"
+     r"|^(?P<s3>" + _NAME + r")\s+was\s+born\s+on\s+(?P<v3>.+)"
      r"|^(?P<s2>" + _NAME + r")\s+(?:celebrates|has)\s+(?:their|his|her)\s+birthday\s+(?:on\s+)?(?P<v2>.+)"),
     ("role", "entity", 0.7, "user", "role",
-     r"^(?P<s>" + _NAME + r")\s+is\s+(?:our|the|a|an)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+     r"^(?P<s>" + _NAME + r")\s+(?:is|works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
+     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
     ("became-role", "entity", 0.75, "user", "role",
-     r"^(?P<s>" + _NAME + r")\s+(?:became|becomes|is now|was promoted to|got promoted to|moved into|stepped into|took on)"
-     r"\s+(?:the\s+|an?\s+|our\s+)?(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+     r"^(?P<s>" + _NAME + r")\s+(?:became|becomes|is now|was promoted to|got promoted to|moved into|stepped into|"
+     r"took on)\s+(?:the\s+|an?\s+|our\s+)?(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
     ("does-on-weekday", "entity", 0.75, "user", "schedule",
-     r"^(?P<s>" + _NAME + r")\s+(?P<v>swims|plays\s+\w+|trains|practices|rides|climbs|dances|skates|runs|has\s+[\w -]+?)\s+"
-     r"(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
+     r"^(?P<s>" + _NAME + r")\s+(?P<v>swims|plays\s+\w+|trains|practices|rides|climbs|dances|skates|runs|"
+     r"has\s+[\w -]+?)\s+(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
     ("attribute-is", "domain_fact", 0.75, "user!", "",
-     r"^(?:the\s+)?(?P<s>[\w.' -]{2,30}?)(?:'s|’s)\s+(?P<s2>(?:main\s+|primary\s+|current\s+)?(?:" + _ATTRIBUTES + r"))\s+"
-     r"(?:is|are|=|:)\s+(?P<v>.+)"),
+     r"^(?:the\s+)?(?P<s>[\w.' -]{2,30}?)(?:'s|’s)\s+(?P<s2>(?:main\s+|primary\s+|current\s+|new\s+)?"
+     r"(?:" + _ATTRIBUTES + r"))\s+(?:is|are|=|:)\s+(?P<v>.+)"),
+    ("moved-to", "entity", 0.75, "user", "home",
+     r"^(?:my\s+[\w-]+\s+)?(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:just\s+)?(?:moved|relocated)\s+to\s+"
+     r"(?P<v>" + _NAME + r")"),
     ("lessons-on", "entity", 0.75, "user", "schedule",
      r"^(?P<s>" + _NAME + r")(?:'s|’s)?\s+(?:has\s+)?(?P<v>[\w -]{2,30}?\s+(?:lessons?|class(?:es)?|practice|training|"
      r"therapy|tutoring))\s+(?:is\s+|are\s+)?(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
@@ -351,42 +431,49 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"),
     ("uses-version", "domain_fact", 0.75, "any", "version",
      r"\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
-    ("meeting-at", "domain_fact", 0.75, "user", "time",
+    ("meeting-at", "domain_fact", 0.75, "user", "",
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,30}?\b(?:standup|stand-up|meeting|sync|retro|retrospective|review|1:1|"
-     r"one-on-one|check-in|planning|demo))\s+(?:is|starts|happens|runs|begins)\s+(?:at\s+)?(?P<v>" + _TIME + r")\b"),
+     r"one-on-one|check-in|planning|demo))\s+(?:is|starts|happens|runs|begins)\s+(?:(?:every day|daily|now)\s+)?"
+     r"(?:at\s+)?(?P<v>" + _TIME + r")\b"
+     r"|^(?P<s2>(?:the\s+)?[\w-]+(?:\s+team)?)\s+stands\s+up\s+(?:every\s+(?:day|morning)\s+|daily\s+)?at\s+"
+     r"(?P<v2>" + _TIME + r")\b"),
     ("setting-is", "domain_fact", 0.75, "any", "",
      r"\b(?:the\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:timeout|ttl|retention|sla|quota|threshold|interval|port|limit|"
      r"max(?:imum)?|minimum|batch size|pool size))\s+(?:for|of|in|on)\s+(?P<s2>[\w.-]+)\s+(?:is|are|=)\s+(?P<v>.+)"),
     ("times-out-at", "domain_fact", 0.75, "any", "timeout",
-     r"^(?P<s>[\w.-]+)\s+times\s+out\s+(?:[\w ]+?\s+)?(?:at|after)\s+(?P<v>\d.+)"),
+     r"^(?P<s>[\w.-]+)\s+(?:times\s+out|gives\s+up)\s+(?:[\w ]+?\s+)?(?:at|after)\s+(?P<v>\d.+)"),
     ("billed", "domain_fact", 0.75, "user", "billing",
      r"^(?P<s>" + _NAME + r")\s+(?:is billed|are billed|pays|pay|is invoiced|are invoiced|renews|gets invoiced)\s+"
      r"(?P<v>monthly|quarterly|annually|yearly|weekly|every\s+[\w ]+|once a [\w]+|twice a [\w]+)\b"),
     ("sla", "domain_fact", 0.75, "user", "sla",
      r"\b(?P<v>\d{2}(?:\.\d+)?\s*%)\s+(?:uptime|availability)(?:\s+(?:sla|target|guarantee))?\s+(?:for|on)\s+(?P<s>.+)"
-     r"|^(?P<s2>.+?)\s+(?:has|offers|guarantees|promises)\s+(?:an?\s+)?(?P<v2>\d{2}(?:\.\d+)?\s*%)\s+(?:uptime|availability)"),
+     r"|^(?P<s2>.+?)\s+(?:has|offers|guarantees|promises|commits to)\s+(?:an?\s+)?(?P<v2>\d{2}(?:\.\d+)?\s*%)\s+"
+     r"(?:uptime|availability)"
+     r"|^(?P<s3>.+?)(?:'s|’s)?\s+(?:uptime\s+)?sla\s+(?:is|=|:)\s+(?P<v3>\d{2}(?:\.\d+)?\s*%)"),
     ("sprints-last", "domain_fact", 0.7, "user", "sprint",
      r"^(?P<s>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:sprints?|iterations?|cycles?)\s+(?:last|are|run|take)\s+"
      r"(?P<v>(?:one|two|three|four|\d+)\s+weeks?)"
-     r"|^(?P<s2>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:runs|does|works in|has)\s+(?P<v2>(?:one|two|three|four|\d+)[- ]weeks?)"
-     r"\s+(?:sprints?|iterations?|cycles?)"),
+     r"|^(?P<s2>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:runs|does|works in|has)\s+"
+     r"(?P<v2>(?:one|two|three|four|\d+)[- ]weeks?)"
+     r"\s+(?:sprints?|iterations?|cycles?)"
+     r"|^(?P<s3>(?:the\s+)?[\w-]+(?:\s+team)?)\s+(?:moved|switched|changed|went|goes)\s+to\s+"
+     r"(?P<v3>(?:one|two|three|four|\d+)[- ]weeks?)\s+(?:sprints?|iterations?|cycles?)"),
     ("we-bill", "domain_fact", 0.75, "user", "billing",
      r"\bwe\s+(?:invoice|bill|charge)\s+(?P<s>" + _NAME + r")\s+(?P<v>monthly|quarterly|annually|yearly|weekly|"
      r"every\s+[\w ]+|once a \w+|twice a \w+)\b"),
     ("runs-on", "decision", 0.7, "user!", "",
-     r"^(?P<s>(?:the\s+)?(?:[\w.'-]+\s+){0,3}?[\w.'-]+)\s+(?:now\s+)?(?-i:runs|builds|is hosted|are hosted|is deployed|"
-     r"are deployed|lives|is running|gets deployed|deploys|(?:builds|jobs|workers|services|tests|pipelines)\s+run)\s+"
-     r"(?:on|in|to|with|at)\s+(?P<v>.+)"),
+     r"^(?P<s>(?:the\s+)?(?:[\w.'-]+\s+){0,3}?[\w.'-]+)\s+(?:now\s+)?(?P<verb>(?-i:runs|builds|is hosted|are hosted|"
+     r"is deployed|are deployed|lives|is running|gets deployed|deploys|is built|(?:builds|jobs|workers|services|tests|"
+     r"pipelines)\s+run))\s+(?:on|in|to|with|at|using)\s+(?P<v>.+)"),
     ("stores-in", "decision", 0.7, "user!", "datastore",
-     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:everything|all (?:its|their) "
-     r"data|its data|their data|data)\s+(?:in|to|on)\s+(?P<v>.+)"),
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:(?:everything|all (?:its|"
+     r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"),
 )
 # fmt: on
 CUES: tuple[Cue, ...] = tuple(
     Cue(name, category, confidence, who, aspect, re.compile(pattern, re.IGNORECASE))
     for name, category, confidence, who, aspect, pattern in _CUE_TABLE
 )
-_NAMED = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z]\w*|\b[A-Z]{2,}\b|\w[._-]\w|\d")
 _VALUE_SPLIT = re.compile(r"^(?P<s>.+?)\s+(?:on|in|at|to|with|as|for|into|onto|via)\s+(?P<v>[^ ].*)$", re.I)
 _LEAD_VERB = re.compile(
     r"^(?:to\s+)?(?P<verb>use|using|host|hosting|run|running|keep|go with|going with|move|put|deploy|spend|store|"
@@ -450,6 +537,7 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
     for form in forms:
         ascii_form = unicodedata.normalize("NFKD", form).encode("ascii", "ignore").decode()
         words.extend(p for p in re.split(r"[^a-z0-9]+", ascii_form.lower()) if p and p not in words)
+    words = list(dict.fromkeys(ASPECT_OF.get(w, w) for w in words))
     if aspect and aspect not in words:
         words = [*words[: MAX_KEY_WORDS - 1], aspect]
     return "_".join(words[:MAX_KEY_WORDS])
@@ -457,7 +545,15 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
 
 def _subject_of(match: re.Match[str], cue: Cue) -> str:
     groups = {k: v for k, v in match.groupdict().items() if v}
-    subject = " ".join(groups[k] for k in ("s0", "s", "s2") if k in groups)
+    subject = " ".join(groups[k] for k in ("s0", "s", "s2", "s3") if k in groups)
+    verb = (groups.get("verb") or "").lower()
+    if (
+        subject
+        and cue.name in ("runs-on", "is-versioned")
+        and verb
+        and not any(w in ASPECT_OF for w in key_words(subject))
+    ):
+        subject += " CI" if "build" in verb else " hosting" if re.search(r"host|deploy|run|live", verb) else " " + verb
     if not subject and cue.category == "decision":
         # "we decided to host Atlas on Heroku": the subject sits before the value's preposition,
         # and the verb says which aspect of it ("atlas_host", not "atlas": its CI is another subject)
@@ -472,10 +568,12 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
 
 
 def _fact_text(speaker: str, text: str) -> str:
+    """The sentence as a fact; a first-person one is quoted with its speaker ("alice: I prefer tabs.")."""
     body = text[0].upper() + text[1:]
     if body[-1] not in ".!":
         body += "."
-    return f"{speaker}: {body}" if _FIRST_PERSON.search(text) else body
+    label = speaker if re.fullmatch(r"[\w.-]{1,40}", speaker) else "user"
+    return f"{label}: {body}" if _FIRST_PERSON.search(text) else body
 
 
 @dataclass(frozen=True)
@@ -499,14 +597,21 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
         match = cue.pattern.search(text)
         if match is None or _disqualified(text, cue):
             continue
-        if cue.who == "user!" and not _NAMED.search(match.group(0)):
+        if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
             continue  # "the app uses too much memory": about nothing in particular
-        value = match.groupdict().get("v") or ""
+        value = next((v for k, v in sorted(match.groupdict().items()) if k.startswith("v") and v), "")
+        subject = _subject_of(match, cue)
         key = (
-            subject_key(_subject_of(match, cue), aspect=cue.aspect)
+            subject_key(subject, aspect=cue.aspect)
             or subject_key(value, aspect=cue.aspect)
             or subject_key(value or text, aspect=cue.aspect, generic=True)
         )
+        if (
+            cue.category == "preference"
+            and _ANSWERING.search(text)
+            and not (subject and not _ANSWERING.search(subject))
+        ):
+            key = "answers"  # how the assistant should answer: one subject, whatever the wording
         if not key:
             continue
         confidence = cue.confidence - (0.1 if _HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
@@ -518,16 +623,31 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     bare = Cue("change", "decision", 0.8, "user", "", re.compile(""))
     if _disqualified(text, bare) or _EVENT.search(text):
         return None
+    if not change.old and re.search(
+        r"\b(?:today|tonight|tomorrow|this (?:week|morning|afternoon|evening))\b", text, re.I
+    ):
+        return None  # "the meeting moved to 3pm today": a one-off
     between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
     parts = [text[: change.start], between.group("s") if between else "", change.subject]
-    drop = [*key_words(change.old), *key_words(change.new)]
+    later = NEW_VALUE.search(text, change.start) if not change.new else None
+    new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
+    verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
+    drop = [*key_words(change.old), *key_words(new), *verbs]
     key = (
         subject_key(*parts, drop=drop)
-        or subject_key(text, drop=key_words(change.old))
-        or subject_key(text, generic=True)
+        or subject_key(text, drop=drop)
+        or subject_key(text, drop=[*key_words(change.old), *verbs])
+        or subject_key(text, generic=True, drop=verbs)
     )
     if not key:
         return None
+    # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa
+    named = names_of(text)[1] - names_of(change.old)[1] - names_of(new)[1]
+    tokens = [
+        t for t in WORD.findall(text) if word_form(re.sub(r"['’]s$", "", t)) in named and not is_generic(t.lower())
+    ]
+    if tokens and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
+        key = key_from_words([*key_words(tokens[0]), *key.split("_")])
     mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE)
     return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
 
@@ -563,25 +683,24 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
 
 
 def match_forms(text: str) -> list[str]:
-    """Word forms for phrase matching: compounds split into parts (event-bus, event_bus -> event bus)."""
-    forms = []
-    for token in WORD.findall(text.replace("_", " ")):
-        for part in re.split(r"[.'’-]", token):
-            if part and fold(part) not in STOPWORDS:
-                forms.append(word_form(part))
-    return forms
+    """Word forms for phrase matching, compounds split (event-bus, event_bus -> event bus)."""
+    return [
+        word_form(part)
+        for token in WORD.findall(text.replace("_", " "))
+        for part in re.split(r"[.'’-]", token)
+        if part and fold(part) not in STOPWORDS
+    ]
 
 
 def _contains(haystack: Sequence[str], phrase: Sequence[str]) -> bool:
     n = len(phrase)
-    first = phrase[0]
-    return any(haystack[i] == first and list(haystack[i : i + n]) == list(phrase) for i in range(len(haystack) - n + 1))
+    return any(list(haystack[i : i + n]) == list(phrase) for i in range(len(haystack) - n + 1))
 
 
-class _Matcher:
-    """Facts by word form: the subject, the current value and each past value are separate fields."""
+class Matcher:
+    """Facts by word form; the subject, the current value and each past value are separate fields."""
 
-    def __init__(self, facts: Sequence[Fact]) -> None:
+    def __init__(self, facts: Iterable[Fact]) -> None:
         self.facts = list(facts)
         self.fields: list[tuple[list[str], list[str], list[list[str]]]] = []
         self.index: dict[str, set[int]] = {}
@@ -592,58 +711,31 @@ class _Matcher:
             for form in {*subject, *current, *(w for h in history for w in h)}:
                 self.index.setdefault(form, set()).add(n)
 
-    def phrases(self, query: str) -> list[list[str]]:
-        found = [match_forms(query)]
-        alias = topic_key(query, BUILTIN_ALIASES)
-        found.append(match_forms(alias))
-        unique: list[list[str]] = []
-        for phrase in found:
-            if phrase and phrase not in unique:
-                unique.append(phrase)
-        return unique
-
-    def match(self, query: str, limit: int | None, phrase: bool = True) -> list[Fact]:
-        scored: dict[int, int] = {}
-        for words in self.phrases(query):
-            pool = set.intersection(*(self.index.get(w, set()) for w in words))
-            for n in pool:
+    def match(self, query: str, limit: int | None = None, phrase: bool = True) -> list[Fact]:
+        """phrase: the query's words in a row (precise); else all of them anywhere. Best first."""
+        scores: dict[int, int] = {}
+        for words in {tuple(match_forms(query)), tuple(match_forms(topic_key(query, BUILTIN_ALIASES)))}:
+            if not words:
+                continue
+            for n in set.intersection(*(self.index.get(w, set()) for w in words)):
                 subject, current, history = self.fields[n]
-                if phrase:
-                    score = (
-                        3
-                        if _contains(subject, words)
-                        else 2
-                        if _contains(current, words)
-                        else 1
-                        if any(_contains(h, words) for h in history)
-                        else 0
-                    )
-                else:
-                    score = (
-                        3
-                        if _contains(subject, words) or _contains(current, words)
-                        else 2
-                        if set(words)
-                        <= {
-                            *subject,
-                            *current,
-                        }
-                        else 1
-                    )
-                scored[n] = max(scored.get(n, 0), score)
+                if _contains(subject, words):
+                    score = 5
+                elif _contains(current, words):
+                    score = 4
+                elif any(_contains(h, words) for h in history):
+                    score = 3
+                else:  # all the words, not in a row: the current value's first
+                    score = 2 if set(words) <= {*subject, *current} else 1
+                if score >= 3 or not phrase:
+                    scores[n] = max(scores.get(n, 0), score)
         ranked = sorted(
-            (n for n, s in scored.items() if s),
-            key=lambda n: (
-                -scored[n],
-                -self.facts[n].current.seen,
-                -self.facts[n].current.confidence,
-                self.facts[n].subject,
-            ),
+            scores, key=lambda n: (-scores[n], -self.facts[n].current.seen, -self.facts[n].current.confidence, n)
         )
         return [self.facts[n] for n in ranked[:limit]]
 
 
-# ---------------------------------------------------------------- the store
+# ---------------------------------------------------------------- reading the store
 
 
 def category_path(category: str) -> str:
@@ -661,53 +753,58 @@ def load_facts(vault: Vault) -> list[Fact]:
 
 
 def get_fact(vault: Vault, subject: str) -> Fact | None:
+    """One fact by its subject key ("deploy process" and "deploy-process" mean deploy_process)."""
     wanted = "_".join(re.split(r"[\s_-]+", subject.strip().lower()))
     return next((f for f in load_facts(vault) if f.subject == wanted), None)
 
 
 def search_facts(vault: Vault, query: str) -> list[Fact]:
     """Facts holding every word of the query (subject, current value or history), best first."""
-    return _Matcher(load_facts(vault)).match(query, None, phrase=False)
+    return Matcher(load_facts(vault)).match(query, phrase=False)
 
 
 def facts_matching(vault: Vault, text: str, limit: int = 5) -> list[Fact]:
-    """Facts whose subject, value or history contain the query as a phrase of word forms (precise:
-    "auth" never matches "author"): subject matches first, then current values, then history."""
-    return _Matcher(load_facts(vault)).match(text, limit)
+    """Facts whose subject, value or history holds the query as a phrase of word forms (precise:
+    "auth" never matches "author"); subject matches first, then current values, then history."""
+    return Matcher(load_facts(vault)).match(text, limit)
 
 
 def standing_fact_lines(vault: Vault) -> tuple[str, ...]:
-    """ROOT.md's "Standing facts": one line per current fact, preferences and constraints first."""
+    """ROOT.md's "Standing facts": one line per current fact, preferences and constraints first,
+    then the most corroborated, the most confident and the most recent."""
     facts = sorted(
         load_facts(vault),
         key=lambda f: (
             STANDING_ORDER.index(f.category),
             -f.current.seen,
             -f.current.confidence,
-            f.current.valid_from,
+            "".join(chr(0x10FFFF - ord(c)) for c in f.current.valid_from),  # newest first
             f.subject,
         ),
     )
     lines = []
     for f in facts:
         words = f.current.fact.split()
-        text = " ".join(words[:30]) + (" …" if len(words) > 30 else "")
+        text = " ".join(words[:STANDING_WORDS]) + (" …" if len(words) > STANDING_WORDS else "")
         lines.append(f"- **{f.subject}**: {text} (since {f.current.valid_from})")
     return tuple(lines)
 
 
 def audit_events(vault: Vault) -> list[Event]:
+    """facts/audit.jsonl, oldest first (what `memtree facts log` shows)."""
     data = vault.read_bytes(AUDIT_FILE)
     return parse_audit(data.decode("utf-8", errors="replace")) if data else []
 
 
-# ---------------------------------------------------------------- overrides (undo)
+# ---------------------------------------------------------------- undo
 
 
 @dataclass(frozen=True)
 class Override:
+    """One `undo`: it reverses an audit event, or an earlier undo (which restores that event)."""
+
     id: str
-    event: str  # what it reverses: an audit event id, or another override's id (undo of an undo)
+    undo: str  # the event or undo id reversed
     kind: str
     subject: str
 
@@ -716,49 +813,52 @@ def read_overrides(vault: Vault) -> list[Override]:
     data = vault.read_bytes(OVERRIDES_FILE)
     if not data:
         return []
-    from .markdown import read_front_matter
+    import yaml
+
+    from .config import safe_loader, too_nested
 
     try:
-        loaded, _ = read_front_matter("---\n" + data.decode("utf-8") + "---\n", OVERRIDES_FILE)
-    except (UnicodeDecodeError, VaultFormatError) as exc:
-        raise VaultFormatError(f"{OVERRIDES_FILE} is unreadable ({exc})", hint="fix it by hand or restore it from git")
-    entries = loaded.get("undo") or []
+        text = data.decode("utf-8")
+        if too_nested(text):
+            raise RecursionError
+        loaded = yaml.load(text, Loader=safe_loader(yaml, text))  # the C loader segfaults on deep nesting
+    except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        raise VaultFormatError(f"{OVERRIDES_FILE} is unreadable", hint="fix it, or restore it from git") from None
+    entries = loaded.get("undo") if isinstance(loaded, dict) else None
     if not isinstance(entries, list):
-        raise VaultFormatError(f"{OVERRIDES_FILE}: 'undo' must be a list", hint="restore it from git")
-    found = []
-    for item in entries:
-        if isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get("event"), str):
-            found.append(Override(item["id"], item["event"], str(item.get("kind", "")), str(item.get("subject", ""))))
-    return found
+        raise VaultFormatError(f"{OVERRIDES_FILE}: 'undo' must be a list", hint="fix it, or restore it from git")
+    return [
+        Override(str(e["id"]), str(e["undo"]), str(e.get("kind", "")), str(e.get("subject", "")))
+        for e in entries
+        if isinstance(e, dict) and e.get("id") and e.get("undo")
+    ]
 
 
 def active_reversals(overrides: Sequence[Override]) -> dict[str, str]:
-    """event id -> the undo reversing it; an undo that was itself undone reverses nothing."""
+    """event id -> the undo reversing it. An undo that was itself undone reverses nothing."""
     cancelled: set[str] = set()
     active: dict[str, str] = {}
-    for override in reversed(overrides):
-        if override.id in cancelled:
-            continue
-        cancelled.add(override.event)
-        active.setdefault(override.event, override.id)
+    for override in reversed(overrides):  # a later undo can only target an earlier one
+        if override.id not in cancelled:
+            cancelled.add(override.undo)
+            active.setdefault(override.undo, override.id)
     return active
 
 
-def _write_overrides(vault: Vault, overrides: Sequence[Override]) -> bool:
+def _write_overrides(vault: Vault, overrides: Sequence[Override]) -> None:
     from .markdown import dump_yaml
 
     header = (
-        "# Reversed fact events, honoured by every rebuild of facts/. Written by `memtree facts undo ID`;\n"
-        "# undoing an undo id restores the event. Ids of events: facts/audit.jsonl.\n"
+        "# Reversed fact events, honoured by every rebuild of facts/ (written by `memtree facts undo ID`).\n"
+        "# Undoing an undo id restores its event. Event ids: facts/audit.jsonl.\n"
     )
-    body = dump_yaml({"undo": [o.__dict__ for o in overrides]}) if overrides else "undo: []\n"
-    return vault.write(OVERRIDES_FILE, (header + body).encode("utf-8"))
+    vault.write(OVERRIDES_FILE, (header + dump_yaml({"undo": [o.__dict__ for o in overrides]})).encode("utf-8"))
 
 
 def undo(vault: Vault, event_id: str) -> str:
-    """Reverses an audit event (or an earlier undo) and rebuilds the facts; returns the undo's id.
+    """Reverses an audit event (or an earlier undo), rebuilds facts/ and ROOT.md; returns the undo's id.
 
-    Undoing something already undone changes nothing and returns the undo that did it.
+    Undoing what is already undone changes nothing and returns the undo that did it.
     """
     from .index import Index
     from .root import write_root
@@ -770,20 +870,18 @@ def undo(vault: Vault, event_id: str) -> str:
         overrides = read_overrides(vault)
         active = active_reversals(overrides)
         events = {e.id: e for e in audit_events(vault)}
-        known = {o.id: o for o in overrides}
-        if wanted not in events and wanted not in known:
+        undos = {o.id: o for o in overrides}
+        if wanted not in events and wanted not in undos:
             raise InvalidInputError(
                 f"no fact event or undo with id {wanted!r}",
-                hint="ids are listed in facts/audit.jsonl (`memtree facts log`) and facts/overrides.yaml",
+                hint="event ids are in facts/audit.jsonl (`memtree facts log`), undo ids in facts/overrides.yaml",
             )
         if wanted in active:
             return active[wanted]
-        if wanted in known and wanted not in active.values():
-            canceller = next(o.id for o in reversed(overrides) if o.event == wanted)
-            return canceller  # an undo that is already cancelled
-        event = events.get(wanted)
-        kind = event.kind if event else "undo"
-        subject = event.subject if event else known[wanted].subject
+        if wanted in undos and wanted not in active.values():  # that undo is already cancelled
+            return next(o.id for o in reversed(overrides) if o.undo == wanted)
+        target = events.get(wanted)
+        kind, subject = (target.kind, target.subject) if target else ("undo", undos[wanted].subject)
         new_id = "u" + hashlib.sha256(f"{wanted}:{len(overrides)}".encode()).hexdigest()[:11]
         _write_overrides(vault, [*overrides, Override(new_id, wanted, kind, subject)])
         with Index(vault) as index:
@@ -798,18 +896,18 @@ def undo(vault: Vault, event_id: str) -> str:
 
 @dataclass(frozen=True)
 class RebuildReport:
-    """What a rebuild did, and the retrieval check: subjects a consolidation made hard to find."""
+    """What a rebuild did, and its retrieval check (facts a consolidation made hard to find)."""
 
-    changed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # vault files written or deleted
     candidates: int = 0
     clusters: int = 0
     facts: int = 0
-    merged: int = 0  # redundant statements folded into one (near-duplicates)
+    merged: int = 0  # near-duplicate statements folded into one
     corroborated: int = 0  # restatements counted as support for the current value
     superseded: int = 0
     kept: int = 0  # contradictions the current value won
     reversed: int = 0  # events undone by facts/overrides.yaml
-    stale_overrides: list[str] = field(default_factory=list)  # undos whose event no longer happens
+    stale_overrides: list[str] = field(default_factory=list)  # undos whose event no longer occurs
     unreachable: list[dict[str, str]] = field(default_factory=list)  # {"query", "expected", "source"}
     similarity: str = "lexical"
     warning: str | None = None
@@ -819,33 +917,34 @@ class RebuildReport:
 
 
 def _candidates(index: Index, config: Config) -> list[FactCandidate]:
+    """Every daily summary's candidates, cleaned: confidence floor, a valid date and subject key."""
     found = []
     for _path, summary in index.summaries("daily"):
         for c in summary.draft.facts:
-            if c.confidence < config.fact_min_confidence or not c.sources:
+            if c.confidence < config.fact_min_confidence or not c.sources or not c.fact.strip():
                 continue
             valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
-            subject = c.subject if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)*", c.subject) else subject_key(c.subject)
+            subject = c.subject if SUBJECT.fullmatch(c.subject) else subject_key(c.subject, generic=True) or "fact"
             found.append(
-                FactCandidate(
-                    c.category, subject or "fact", " ".join(c.fact.split()), c.confidence, valid_from, c.sources
-                )
+                FactCandidate(c.category, subject, " ".join(c.fact.split()), c.confidence, valid_from, c.sources)
             )
     return found
 
 
 def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
-    """Every candidate's own subject, asked as a query, must still find the fact that absorbed it."""
-    matcher = _Matcher(outcome.facts)
-    missing: dict[tuple[str, str], dict[str, str]] = {}
+    """Each candidate's own subject, asked as a query, must still find the fact now holding it
+    (among the first CHECK_LIMIT, as a phrase or by all its words)."""
+    matcher = Matcher(outcome.facts)
     answers: dict[str, set[str]] = {}
+    missing: dict[tuple[str, str], dict[str, str]] = {}
     for position, candidate in enumerate(outcome.ordered):
         expected = outcome.absorbed.get(position)
         query = candidate.subject.replace("_", " ")
         if expected is None or (query, expected) in missing:
             continue
         if query not in answers:
-            answers[query] = {f.subject for f in matcher.match(query, CHECK_LIMIT)}
+            found = matcher.match(query, CHECK_LIMIT) + matcher.match(query, CHECK_LIMIT, phrase=False)
+            answers[query] = {f.subject for f in found}
         if expected not in answers[query]:
             missing[(query, expected)] = {"query": query, "expected": expected, "source": candidate.sources[0]}
     return [missing[k] for k in sorted(missing)]
@@ -854,30 +953,26 @@ def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
 def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) -> RebuildReport:
     """Recomputes facts/ from every daily summary's candidates; writes only the files that changed."""
     candidates = _candidates(index, vault.config)
-    overrides = read_overrides(vault)
-    reversals = active_reversals(overrides)
-    label, warning = "lexical", None
+    reversals = active_reversals(read_overrides(vault))
+    label, warning = "custom" if similarity else "lexical", None
     if similarity is None:
         similarity, label, warning = similarity_for(vault, [plain_text(c.fact) for c in candidates])
     outcome = consolidate(candidates, reversals, similarity)
     changed: list[str] = []
-    by_category: dict[str, list[Fact]] = {c: [] for c in CATEGORIES}
-    for f in outcome.facts:
-        by_category[f.category].append(f)
-    for category, facts in by_category.items():
+    for category in CATEGORIES:
+        facts = [f for f in outcome.facts if f.category == category]
         path = category_path(category)
-        if facts:
-            if vault.write(path, render_category(category, facts).encode("utf-8")):
-                changed.append(path)
-        elif vault.delete(path):
+        written = vault.write(path, render_category(category, facts).encode("utf-8")) if facts else vault.delete(path)
+        if written:
             changed.append(path)
-    if outcome.events or vault.read_bytes(AUDIT_FILE) is not None:
-        if vault.write(AUDIT_FILE, render_audit(outcome.events).encode("utf-8")):
-            changed.append(AUDIT_FILE)
+    if (outcome.events or vault.read_bytes(AUDIT_FILE) is not None) and vault.write(
+        AUDIT_FILE, render_audit(outcome.events).encode("utf-8")
+    ):
+        changed.append(AUDIT_FILE)
     happened = {e.id for e in outcome.events}
     report = RebuildReport(
         changed=sorted(changed),
-        candidates=outcome.candidates,
+        candidates=len(outcome.ordered),
         clusters=outcome.clusters,
         facts=len(outcome.facts),
         merged=outcome.count("merge"),
@@ -885,14 +980,12 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
         superseded=outcome.count("supersede"),
         kept=outcome.count("keep"),
         reversed=sum(1 for e in outcome.events if e.reversed_by),
-        stale_overrides=sorted(u for event, u in reversals.items() if event not in happened and event[0] != "u"),
+        stale_overrides=sorted(u for event, u in reversals.items() if event not in happened and event[:1] != "u"),
         unreachable=retrieval_check(outcome),
         similarity=label,
         warning=warning,
     )
-    payload = json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n"
-    with contextlib.suppress(OSError):
-        vault.write(REPORT_FILE, payload.encode("utf-8"))
+    vault.write(REPORT_FILE, (json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n").encode("utf-8"))
     return report
 
 
@@ -902,19 +995,18 @@ def rebuild_facts(vault: Vault, index: Index) -> list[str]:
 
 
 def last_rebuild_report(vault: Vault) -> RebuildReport | None:
+    """The last rebuild's report (.memtree/facts-report.json), None if there is none or it is unreadable."""
     data = vault.read_bytes(REPORT_FILE)
     if not data:
         return None
-    try:
-        loaded = json.loads(data)
-        return RebuildReport(**loaded)
-    except (ValueError, TypeError):
-        return None
+    with contextlib.suppress(ValueError, TypeError):
+        return RebuildReport(**json.loads(data))
+    return None
 
 
 # ---------------------------------------------------------------- embeddings (optional)
 
-# Embedding models for the providers that have one; others keep the lexical similarity.
+# The embedding model of each provider that has one; other providers keep the lexical similarity.
 EMBEDDING_MODELS = {
     "openai": "openai/text-embedding-3-small",
     "azure": "azure/text-embedding-3-small",
@@ -925,49 +1017,44 @@ EMBEDDING_MODELS = {
 ENV_EMBEDDING_MODEL = "MEMTREE_EMBEDDING_MODEL"
 
 
-def embedding_model(config: Config) -> str | None:
-    """The embedding model for a litellm vault: $MEMTREE_EMBEDDING_MODEL, else the chat model's provider's."""
+def embedding_model(config: Config, env: Mapping[str, str] | None = None) -> str | None:
+    """For a litellm vault: $MEMTREE_EMBEDDING_MODEL, else the embedding model of the chat model's provider."""
     if config.summarizer.backend != "litellm" or not config.summarizer.model:
         return None
-    explicit = os.environ.get(ENV_EMBEDDING_MODEL)
+    explicit = (os.environ if env is None else env).get(ENV_EMBEDDING_MODEL)
     if explicit:
         return explicit
-    provider = config.summarizer.model.split("/", 1)[0] if "/" in config.summarizer.model else "openai"
-    return EMBEDDING_MODELS.get(provider)
+    model = config.summarizer.model
+    return EMBEDDING_MODELS.get(model.split("/", 1)[0] if "/" in model else "openai")
 
 
 def similarity_for(vault: Vault, texts: Sequence[str]) -> tuple[Similarity | None, str, str | None]:
-    """(similarity, label, warning): embeddings through litellm when the vault uses it, else lexical (None)."""
+    """(similarity, label, warning): embedding cosine when the vault uses litellm, else None (lexical)."""
     model = embedding_model(vault.config)
     if model is None:
         return None, "lexical", None
     try:
         vectors = _embed(vault, model, texts)
     except Exception as exc:  # any provider failure: consolidate lexically, and say so
-        return (
-            None,
-            "lexical",
-            f"embeddings unavailable ({type(exc).__name__}: {str(exc)[:160]}); used lexical similarity",
-        )
+        reason = f"{type(exc).__name__}: {str(exc)[:160]}"
+        return None, "lexical", f"embeddings unavailable ({reason}); lexical similarity used"
 
     def similarity(a: str, b: str) -> float:
         va, vb = vectors.get(a), vectors.get(b)
         if not va or not vb:
             return 0.0
-        dot = sum(x * y for x, y in zip(va, vb, strict=False))
         norm = math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb))
-        return dot / norm if norm else 0.0
+        return sum(x * y for x, y in zip(va, vb, strict=False)) / norm if norm else 0.0
 
     return similarity, f"embeddings:{model}", None
 
 
 def _embed(vault: Vault, model: str, texts: Iterable[str]) -> dict[str, list[float]]:
-    """Vectors for texts, from .memtree/fact-embeddings.json or one batched call per 64 missing texts."""
+    """Vectors for texts: from .memtree/fact-embeddings.json, or one call per 64 missing texts."""
     cache: dict[str, dict[str, list[float]]] = {}
     raw = vault.read_bytes(EMBEDDINGS_FILE)
-    if raw:
-        with contextlib.suppress(ValueError):
-            cache = json.loads(raw)
+    with contextlib.suppress(ValueError):
+        cache = json.loads(raw) if raw else {}
     known = cache.setdefault(model, {})
 
     def key(text: str) -> str:
@@ -980,13 +1067,24 @@ def _embed(vault: Vault, model: str, texts: Iterable[str]) -> dict[str, list[flo
 
         litellm = _import_litellm()
         settings = vault.config.summarizer
-        for start in range(0, len(missing), 64):
-            batch = missing[start : start + 64]
-            response = litellm.embedding(
-                model=model, input=batch, api_base=settings.api_base, timeout=settings.timeout, num_retries=0
-            )
-            for text, item in zip(batch, response.data, strict=True):
-                vector = item["embedding"] if isinstance(item, dict) else item.embedding
-                known[key(text)] = [round(float(x), 6) for x in vector]
+        # embedding() ignores num_retries=0 and falls back to this default (3 requests per call, measured):
+        # set for our calls only, and put back, since the process may use LiteLLM for other things
+        previous = getattr(litellm, "DEFAULT_MAX_RETRIES", None)
+        setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010
+        try:
+            for start in range(0, len(missing), 64):
+                batch = missing[start : start + 64]
+                response = litellm.embedding(
+                    model=model, input=batch, api_base=settings.api_base, timeout=settings.timeout, num_retries=0
+                )
+                items = sorted(response.data, key=lambda item: _field(item, "index", 0))
+                for text, item in zip(batch, items, strict=True):
+                    known[key(text)] = [round(float(x), 6) for x in _field(item, "embedding", [])]
+        finally:
+            setattr(litellm, "DEFAULT_MAX_RETRIES", previous)  # noqa: B010
         vault.write(EMBEDDINGS_FILE, json.dumps(cache, sort_keys=True).encode("utf-8"))
     return {t: known[key(t)] for t in wanted}
+
+
+def _field(item: Any, name: str, default: Any) -> Any:
+    return item.get(name, default) if isinstance(item, dict) else getattr(item, name, default)

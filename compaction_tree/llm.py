@@ -109,7 +109,6 @@ def _import_litellm() -> Any:
     import litellm
 
     litellm.suppress_debug_info = True
-    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - embedding() ignores num_retries=0, would send 3 requests
     return litellm
 
 

@@ -4,7 +4,6 @@ and the files an uninterrupted compaction of it produces."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -58,15 +57,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if here in Path(str(item.fspath)).parents:
                 item.add_marker(pytest.mark.slow)
-
-
-@pytest.fixture(autouse=True)
-def litellm_retries_restored() -> Iterator[None]:
-    """memtree sets litellm.DEFAULT_MAX_RETRIES = 0 process-wide when it first uses LiteLLM; put the
-    library's default back, so later modules (tests/test_fakellm.py checks the SDK's own retries) see it."""
-    import sys
-
-    yield
-    module = sys.modules.get("litellm")
-    if module is not None:
-        module.DEFAULT_MAX_RETRIES = 2  # LiteLLM's default

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""The durable-facts evaluation: planted facts in, stored facts out, precision and recall.
+
+For each seed, a corpus from tests/bench/corpus.py is written to a JSONL file and built into a
+fresh vault through the library only (`Vault.init`, `ingest.import_file`, then
+`compaction.compact` with the extractive summarizer, which extracts the facts and rebuilds
+facts/). The stored facts (`facts.load_facts`) are then scored against the planted ones.
+
+Matching rules (strict, stated here so the figures can be checked):
+- A stored fact *matches* a planted value when its current statement cites one of the chunks
+  that planted that value (`stated_in`) and contains the value (case-insensitive).
+- Precision: stored current facts that match a planted *current* value, one per planted fact
+  (a second stored fact matching the same planted fact is a duplicate and counts as wrong),
+  over all stored current facts. Facts the noise states (true or not) count as wrong.
+- Recall: planted current values matched by some stored current fact, over all planted
+  current values.
+- Supersession: a planted change (old -> new) is handled when one stored fact holds the chain's
+  latest value as current and has the old value in its history (cites one of the old value's
+  chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
+- Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
+
+Tune on split="dev" seeds only; report split="test" seeds (held out: other templates, other names).
+
+Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
+      .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corpus as corpus_module
+
+from compaction_tree import facts as facts_module
+from compaction_tree.compaction import compact
+from compaction_tree.consolidate import Fact, Version
+from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.ingest import import_file
+from compaction_tree.vault import Vault
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def version_matches(version: Version, planted: corpus_module.PlantedFact) -> bool:
+    return bool(set(version.sources) & set(planted.stated_in)) and _norm(planted.value) in _norm(version.fact)
+
+
+@dataclass
+class Score:
+    seed: int
+    split: str
+    days: int
+    chunks: int = 0
+    planted_current: int = 0
+    stored_current: int = 0
+    true_positives: int = 0
+    duplicates: int = 0
+    changes: int = 0
+    changes_handled: int = 0
+    changes_stale: int = 0
+    category_agreement: float = 0.0
+    candidates: int = 0
+    merged: int = 0
+    corroborated: int = 0
+    superseded: int = 0
+    kept: int = 0
+    unreachable: int = 0
+    seconds_compact: float = 0.0
+    seconds_rebuild: float = 0.0
+    missed: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    unhandled: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.true_positives / self.stored_current if self.stored_current else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positives / self.planted_current if self.planted_current else 0.0
+
+    @property
+    def supersession(self) -> float:
+        return self.changes_handled / self.changes if self.changes else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.__dict__.items() if not isinstance(v, list)}
+        data.update(
+            precision=round(self.precision, 3), recall=round(self.recall, 3), supersession=round(self.supersession, 3)
+        )
+        return data
+
+
+def chain_end(planted: list[corpus_module.PlantedFact], fact: corpus_module.PlantedFact) -> corpus_module.PlantedFact:
+    """The latest value of the subject a planted value belongs to."""
+    current = fact
+    while current.superseded_by is not None:
+        current = next(
+            p
+            for p in planted
+            if p.subject == current.subject and p.value == current.superseded_by and p.valid_from >= current.valid_from
+        )
+    return current
+
+
+def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> None:
+    planted = corpus.facts
+    current_planted = [p for p in planted if p.superseded_on is None]
+    result.planted_current = len(current_planted)
+    result.stored_current = len(stored)
+    claimed: set[int] = set()
+    agree = 0
+    for f in stored:
+        hits = [n for n, p in enumerate(current_planted) if version_matches(f.current, p)]
+        fresh = [n for n in hits if n not in claimed]
+        if fresh:
+            claimed.add(fresh[0])
+            result.true_positives += 1
+            agree += f.category == current_planted[fresh[0]].category
+        elif hits:
+            result.duplicates += 1
+            result.wrong.append(f"duplicate  {f.subject}: {f.current.fact}")
+        else:
+            result.wrong.append(f"unplanted  {f.subject}: {f.current.fact}")
+    result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
+    for n, p in enumerate(current_planted):
+        if n not in claimed:
+            result.missed.append(f"{p.category} | {p.subject} = {p.value} {list(p.stated_in)}")
+    for p in planted:
+        if p.superseded_on is None:
+            continue
+        result.changes += 1
+        end = chain_end(planted, p)
+        handled = any(version_matches(f.current, end) and any(version_matches(v, p) for v in f.history) for f in stored)
+        result.changes_handled += handled
+        result.changes_stale += any(version_matches(f.current, p) for f in stored)
+        if not handled:
+            result.unhandled.append(f"{p.subject}: {p.value} -> {p.superseded_by}")
+
+
+def run_seed(seed: int, split: str, days: int, workdir: Path) -> Score:
+    corpus = corpus_module.generate(seed, days=days, split=split)
+    result = Score(seed, split, days, chunks=len(corpus.chunks))
+    source = workdir / f"{split}-{seed}.jsonl"
+    with open(source, "w", encoding="utf-8") as out:
+        for chunk in corpus.chunks:
+            out.write(json.dumps(chunk, ensure_ascii=False) + "\n")
+    vault, _ = Vault.init(workdir / f"vault-{split}-{seed}", corpus.meta["tz"])
+    report = import_file(vault, source)
+    assert not report.failed, report.failed[:3]
+    now = datetime.fromisoformat(corpus.meta["asked_at"]) + timedelta(days=1)
+    started = time.perf_counter()
+    compacted = compact(vault, ExtractiveSummarizer(vault.config), now=now)
+    result.seconds_compact = round(time.perf_counter() - started, 2)
+    assert not compacted.failed, compacted.failed[:3]
+    from compaction_tree.index import Index
+
+    with Index(vault) as index:
+        started = time.perf_counter()
+        rebuilt = facts_module.rebuild(vault, index)
+        result.seconds_rebuild = round(time.perf_counter() - started, 3)
+    result.candidates = rebuilt.candidates
+    result.merged, result.corroborated = rebuilt.merged, rebuilt.corroborated
+    result.superseded, result.kept = rebuilt.superseded, rebuilt.kept
+    result.unreachable = len(rebuilt.unreachable)
+    score(facts_module.load_facts(vault), corpus, result)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="memtree durable-facts evaluation (see the module docstring)")
+    parser.add_argument("--split", choices=("dev", "test"), default="dev")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--days", type=int, default=120)
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--verbose", "-v", action="store_true", help="list misses, wrong facts and unhandled changes")
+    parser.add_argument("--keep", type=Path, help="build the vaults in this folder and keep them (for inspection)")
+    args = parser.parse_args(argv)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="memtree-facts-eval-") as tmp:
+        workdir = args.keep or Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for seed in args.seeds:
+            result = run_seed(seed, args.split, args.days, workdir)
+            results.append(result)
+            if not args.json:
+                print(
+                    f"{args.split} seed {seed}: {result.chunks} chunks, {result.candidates} candidates -> "
+                    f"{result.stored_current} facts | precision {result.precision:.3f} recall {result.recall:.3f} "
+                    f"| changes handled {result.changes_handled}/{result.changes} (stale {result.changes_stale}) "
+                    f"| merged {result.merged}, corroborated {result.corroborated}, superseded {result.superseded}, "
+                    f"kept {result.kept} | duplicates {result.duplicates} | category agreement "
+                    f"{result.category_agreement:.2f} | unreachable {result.unreachable} "
+                    f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s",
+                    file=sys.stderr,
+                )
+                if args.verbose:
+                    for title, items in (("missed", result.missed), ("wrong", result.wrong)):
+                        for item in items:
+                            print(f"  {title}: {item}", file=sys.stderr)
+                    for item in result.unhandled:
+                        print(f"  unhandled change: {item}", file=sys.stderr)
+    tp = sum(r.true_positives for r in results)
+    stored = sum(r.stored_current for r in results)
+    planted = sum(r.planted_current for r in results)
+    changes = sum(r.changes for r in results)
+    summary = {
+        "split": args.split,
+        "seeds": args.seeds,
+        "days": args.days,
+        "precision": round(tp / stored, 3) if stored else 0.0,
+        "recall": round(tp / planted, 3) if planted else 0.0,
+        "supersession": round(sum(r.changes_handled for r in results) / changes, 3) if changes else 1.0,
+        "changes": changes,
+        "stale": sum(r.changes_stale for r in results),
+        "merged": sum(r.merged for r in results),
+        "corroborated": sum(r.corroborated for r in results),
+        "superseded": sum(r.superseded for r in results),
+        "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
+        "per_seed": [r.to_json() for r in results],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(
+            f"{args.split} {args.seeds} ({args.days} days each): precision {summary['precision']}, "
+            f"recall {summary['recall']}, changes handled {summary['supersession']} of {changes} "
+            f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
+            f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
