@@ -165,20 +165,22 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
     """For each topic, a recent short line that names it: decisions before problems before the rest,
     and no line used twice while another will do (a weekly recap names everything at once)."""
     section_rank = {"decisions": 0, "problems": 1, "pending": 2, "highlights": 3}
-    # key -> (short, names it early, day, -section, text)
-    offers: dict[str, list[tuple[bool, bool, str, int, str]]] = defaultdict(list)
+    # key -> (prose, short, names it early, day, -section, text)
+    offers: dict[str, list[tuple[bool, bool, bool, str, int, str]]] = defaultdict(list)
 
     def offer(text: str, day: str, section_order: int) -> None:
         dated = _DATED.match(text)
         if dated:
             day, text = dated.group(1), text[dated.end():]
         forms = word_forms(text)
-        short = len(text.split()) <= GIST_WORDS
+        words = text.split()
+        short = len(words) <= GIST_WORDS
+        prose = sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)  # not a trace or code
         for n in (1, 2, 3):
             for i in range(len(forms) - n + 1):
                 gram = " ".join(forms[i : i + n])
                 if gram in topics:  # the line is about the topic when it names it among its first words
-                    offers[gram].append((short, i < 6, day, -section_order, text))
+                    offers[gram].append((prose, short, i < 6, day, -section_order, text))
 
     for summary in all_summaries:
         if summary.level != "daily":
@@ -193,9 +195,9 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
     used: set[str] = set()
     for info in sorted(topics.values(), key=lambda t: (-t.count, t.key)):
         choices = sorted(set(offers.get(info.key, ())), reverse=True)
-        fresh = [c for c in choices if c[4] not in used] or choices
+        fresh = [c for c in choices if c[-1] not in used] or choices
         if fresh:
-            text = fresh[0][4]
+            text = fresh[0][-1]
             used.add(text)
             words = one_line(text).split()
             info.gist = " ".join(words[:GIST_WORDS]) + (" …" if len(words) > GIST_WORDS else "")
