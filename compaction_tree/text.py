@@ -277,7 +277,7 @@ def word_form(token: str) -> str:
         return lower[:-1]  # APIs, URLs, PRs
     if len(lower) <= 3 or not lower.isalpha() or lower in _NOT_PLURAL:
         return lower
-    if token[-1].isupper():  # CORS, AWS, iOS: an acronym, not a plural
+    if token[-1].isupper() and len(token) <= 5:  # CORS, AWS, iOS: an acronym, not a plural ("TOKENS" is shouting)
         return lower
     if lower.endswith("ies") and len(lower) > 4:
         return lower[:-3] + "y"
