@@ -171,7 +171,7 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
     def offer(text: str, day: str, section_order: int) -> None:
         dated = _DATED.match(text)
         if dated:
-            day, text = dated.group(1), text[dated.end():]
+            day, text = dated.group(1), text[dated.end() :]
         forms = word_forms(text)
         words = text.split()
         short = len(words) <= GIST_WORDS

@@ -167,7 +167,8 @@ def test_determinism_does_not_depend_on_hash_seeds(tmp_path: Path) -> None:
         env = {"PYTHONHASHSEED": seed, "MEMTREE_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"}
         code = (
             "from datetime import datetime, timezone\nfrom compaction_tree.vault import Vault\n"
-            "from compaction_tree.compaction import compact\nfrom compaction_tree.extractive import ExtractiveSummarizer\n"
+            "from compaction_tree.compaction import compact\n"
+            "from compaction_tree.extractive import ExtractiveSummarizer\n"
             f"v = Vault.open({str(copy)!r})\n"
             "compact(v, ExtractiveSummarizer(v.config), datetime(2026, 4, 20, tzinfo=timezone.utc))\n"
         )

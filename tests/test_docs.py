@@ -54,11 +54,24 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     lines = [line for line in lines if line]
     assert lines and all(line.startswith(("memtree ", "echo ")) for line in lines)
     (tmp_path / "conversations.jsonl").write_text(
-        "\n".join(json.dumps({"timestamp": f"2026-03-0{d}T09:00:00+01:00", "speaker": "user",
-                              "text": f"Day {d}: the Fly.io deploy of the billing page went fine."}) for d in (3, 4))
-        + "\n", encoding="utf-8")
-    env = {**{k: v for k, v in os.environ.items() if k != "MEMTREE_VAULT"}, "PATH": f"{BIN}:{os.environ['PATH']}",
-           "HOME": str(tmp_path)}
+        "\n".join(
+            json.dumps(
+                {
+                    "timestamp": f"2026-03-0{d}T09:00:00+01:00",
+                    "speaker": "user",
+                    "text": f"Day {d}: the Fly.io deploy of the billing page went fine.",
+                }
+            )
+            for d in (3, 4)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "MEMTREE_VAULT"},
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+    }
     outputs = []
     for line in lines:
         done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
@@ -71,8 +84,13 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
 
 
 def test_the_demo_runs(tmp_path: Path) -> None:
-    done = subprocess.run([str(BIN / "memtree"), "demo", "--dir", str(tmp_path / "demo")], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "MEMTREE_NO_PROGRESS": "1"})
+    done = subprocess.run(
+        [str(BIN / "memtree"), "demo", "--dir", str(tmp_path / "demo")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "MEMTREE_NO_PROGRESS": "1"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("---\nmemtree: root\n")
     assert "## Active topics" in done.stdout and '$ memtree recall "How did we fix the CORS bug?"' in done.stdout

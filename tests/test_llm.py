@@ -9,14 +9,12 @@ import os
 import re
 import time
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from fakellm import FakeLLM, context_window_error, hang, malformed, ok, status
 
 from compaction_tree.compaction import compact
-from compaction_tree.errors import LLMError
 from compaction_tree.ingest import add
 from compaction_tree.llm import MAX_REASKS, LiteLLMSummarizer, classify
 from compaction_tree.summarizers import Limits
@@ -151,8 +149,11 @@ def test_prompts_are_deterministic_and_data_stays_inside_its_delimiters(vault: V
     for _ in range(2):
         with FakeLLM(responder=answer) as server:
             configured = configure(Vault.open(vault.root), server)
-            for path in [*configured.root.glob("daily/*.md"), *configured.root.glob("weekly/*.md"),
-                         *configured.root.glob("monthly/*.md")]:
+            for path in [
+                *configured.root.glob("daily/*.md"),
+                *configured.root.glob("weekly/*.md"),
+                *configured.root.glob("monthly/*.md"),
+            ]:
                 path.unlink()
             compact(configured, summarizer(configured), NOW, limits=Limits())
             prompts.append([r.body["messages"] for r in server.requests])
@@ -219,7 +220,7 @@ def test_configuration_errors_stop_the_run_with_exit_8(vault: Vault, code: int) 
 def test_the_spend_limit_429_is_not_retried() -> None:
     class Quota(Exception):
         status_code = 429
-        body = {"code": "insufficient_quota"}
+        body: ClassVar[dict[str, str]] = {"code": "insufficient_quota"}
 
     assert classify(Quota()) == "fatal"
 
