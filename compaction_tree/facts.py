@@ -326,7 +326,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("for-x-please", "preference", 0.7, "user", "", r"^for\s+(?P<s>[\w -]{3,30}?),\s+(?P<v>.+?)\s+please\b"),
     # constraints
     ("cannot-exceed", "constraint", 0.8, "user", "",
-     r"^(?P<s>.+?)\s+(?:can'?t|cannot|must not|mustn'?t|may not|shouldn'?t|should never)\s+(?:cost|exceed|be more than|"
+     r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
+     r"(?:can'?t|cannot|must not|mustn'?t|may not|shouldn'?t|should never)\s+(?:cost|exceed|be more than|"
      r"go over|take more than|be longer than|run longer than)\s+(?P<v>.+)"),
     ("max-for", "constraint", 0.75, "user", "budget",
      r"\b(?P<v>\$[\d,.]+k?|[\d,.]+\s*(?:dollars|euros|eur|usd))\s+(?:max|maximum|tops|at most|limit|cap)\s+"
@@ -469,11 +470,127 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:(?:everything|all (?:its|"
      r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"),
 )
+
+# Broad cues: the general shapes of a durable statement, for wordings the cues above were not
+# written for. They are tried last, with a lower confidence, and never on a sentence that dates
+# itself to one moment ("this morning", "right now"). They were checked against a blind,
+# hand-written set (tests/bench/fact_phrasings.py), not the synthetic corpus's templates.
+_FAILING = (
+    r"(?:fail(?:s|ed)?|break(?:s)?|broke|crash(?:es|ed)?|flake(?:s|d)?|die(?:s|d)?|hang(?:s)?|times? out|ooms?|"
+    r"runs? out of memory|goes down|go(?:es)? red|falls? over|jams?|drops?|deadlocks?|rebalances?|drifts?|"
+    r"misses|chokes?|rejects?|leaks?|logs? (?:people|users|me|you|everyone) out|returns? (?:stale|errors?|\d{3}s?)|"
+    r"starts? returning|won'?t (?:start|build|boot|load|connect)|stops? working|errors? out)"
+)
+_RECURRING = (
+    r"(?:whenever|every time|each time|any time|anytime|every run|on every|on any|with any|unless|because|due to|"
+    r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when)"
+)
+_RELATIONS = (
+    r"mother|father|mom|mum|dad|sister|brother|wife|husband|partner|son|daughter|kids?|children|child|manager|boss|"
+    r"dentist|doctor|gp|landlord|landlady|accountant|therapist|lawyer|dog|cat|car|bike|grandma|grandpa|grandmother|"
+    r"grandfather|aunt|uncle|cousin|niece|nephew|neighbou?r|flatmate|roommate|mentor|coach|trainer|vet|pet|"
+    r"(?:\w+'s\s+)?birthday|address|home town|hometown"
+)
+_EVIDENCE = re.compile(
+    r"^(?:(?:from what i can see|based on|going by|judging by|according to|looking at|checking|from)\b[^,]{0,60},\s*"
+    r"|(?:it\s+)?looks like\s+|so\s+)",
+    re.IGNORECASE,
+)
+_ONE_OFF = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night|just now|right now|"
+    r"at the moment|an hour ago|minutes ago|earlier|this (?:one|file|function|pr|ticket|line))\b",
+    re.IGNORECASE,
+)
+_BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
+    ("broad-failure", "failure_pattern", 0.75, "any", "failure",
+     r"^(?:[\w ]{3,30}:\s*)?(?:every\s+[\w-]+\s+)?(?P<s>(?:the\s+|our\s+|my\s+|these\s+)?[\w.'’/ -]{2,60}?)\s+"
+     r"(?:(?:keeps?|kept|always|still|reliably)\s+)?" + _FAILING + r"\b(?P<v>.*?\b" + _RECURRING + r"\b.+)"),
+    ("broad-failure-cause", "failure_pattern", 0.75, "any", "failure",
+     r"^(?:whenever|every time|each time)\s+(?P<v>.+?),\s+(?P<s>.+?)\s+(?:starts?\s+)?" + _FAILING + r"\b"),
+    ("broad-allergy", "constraint", 0.8, "user", "allergy",
+     r"\b(?:i'?m|i am)\s+(?:severely\s+|very\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"
+     r"|^(?P<v2>[\w -]+?)\s+only\s+for\s+me\b"),
+    ("broad-cannot", "constraint", 0.75, "user", "",
+     r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
+     r"(?:can'?t|cannot|must not|mustn'?t|may not|(?:is|are)n'?t allowed(?: to)?|(?:is|are) not allowed"
+     r"(?: to)?|(?:is|are) never allowed(?: to)?)\s+(?P<v>.+)"),
+    ("broad-only-allowed", "constraint", 0.75, "user", "",
+     r"^only\s+(?P<v>.+?)\s+(?:is|are)\s+(?:allowed|permitted|accepted)\s+(?:in|on|for|into)\s+(?P<s>.+)"),
+    ("broad-at-most", "constraint", 0.75, "user", "limit",
+     r"^(?:nothing over|no more than|not more than|never more than|max(?:imum)?|at most)\s+"
+     r"(?P<v>[$€£]?\d[\w.,$€£%]*(?:\s+[\w-]+){0,3}?)\s+(?:for|per|on|in)\s+(?P<s>[\w -]+)"),
+    ("broad-needs", "constraint", 0.75, "user", "",
+     r"^(?P<s>(?:every|each|all|any)\s+[\w -]+?|public [\w -]+?)\s+(?:needs?|requires?|must have|must get)\s+"
+     r"(?P<v>.+)"),
+    ("broad-never-goes", "constraint", 0.75, "user", "",
+     r"^(?P<s>[\w -]{3,40}?)\s+never\s+(?P<v>(?:go|goes|get|gets|leave|leaves|run|runs|ship|ships|touch|touches)\b.+)"),
+    ("broad-no-x", "constraint", 0.7, "user", "",
+     r"^no\s+(?P<s>(?!worries|problem|idea|clue|way|rush|thanks|luck|need|pressure|big deal)[\w-]+(?:\s+[\w-]+)?)\s+"
+     r"(?P<v>(?:on|during|before|after|without|outside)\s+.+)"),
+    ("broad-hard-stop", "constraint", 0.75, "user", "",
+     r"\bhard\s+(?:stop|limit|cap|deadline|cutoff)\b\s*(?:at|of|is|:)?\s*(?P<v>.+)"),
+    ("broad-decided", "decision", 0.75, "user", "",
+     r"^(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*(?P<v>.+)"
+     r"|^(?P<v2>" + _NAME + r")\s+it is\b"
+     r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"),
+    ("broad-we-will", "decision", 0.7, "user", "",
+     r"^(?:we'?ll|we will|we'?re going to|we are going to|i'?ve decided to|i decided to)\s+"
+     r"(?:name|call|use|be using|build|adopt|hire|take|ship|standardi[sz]e on|move|migrate|switch|run)\s+(?P<v>.+)"
+     r"|^(?:we'?re|we are)\s+(?:adopting|standardi[sz]ing on|hiring|moving to|migrating to|switching to)\s+"
+     r"(?P<v2>.+)"),
+    ("broad-moving", "decision", 0.7, "user", "",
+     r"^(?:moving|migrating|switching|porting)\s+(?P<s>.+?)\s+(?:to|onto|over to)\s+(?P<v>.+)"),
+    ("broad-will-be", "decision", 0.7, "user", "",
+     r"^(?P<s>.+?)\s+will\s+be\s+(?:built|handled|managed|written|hosted|run|done|deployed|stored|made|kept)\s+"
+     r"(?:in|by|with|on|through|via|at|using)\s+(?P<v>.+)"),
+    ("broad-gets", "decision", 0.7, "user!", "",
+     r"^(?P<v>" + _NAME + r")\s+gets\s+the\s+(?P<s>[\w -]+?(?:contract|deal|job|project|account|role|work))\b"),
+    ("broad-my-relation", "entity", 0.75, "user", "",
+     r"^(?:my|our)\s+(?P<s>(?:[\w'-]+\s+){0,1}?(?:" + _RELATIONS + r"))(?:'s|’s)?\s+(?:is|are|lives|live|goes|go|"
+     r"works|work|'s|’s|falls|studies|drives)\s+(?:on\s+|in\s+|at\s+|to\s+|as\s+)?(?P<v>.+)"),
+    ("broad-name-apposition", "entity", 0.75, "user", "",
+     r"^(?P<s>" + _NAME + r"),\s+(?:my|our)\s+[\w -]+?,\s+(?P<v>.+)"
+     r"|^(?:my|our)\s+(?P<s2>[\w -]+?),\s+(?:" + _NAME + r"),\s+(?P<v2>.+)"),
+    ("broad-name-is-my", "entity", 0.75, "user", "",
+     r"^(?P<s>" + _NAME + r")\s+(?:is|'s)\s+(?P<v>my\s+.+)"),
+    ("broad-name-does", "entity", 0.75, "user", "",
+     r"^(?P<s>" + _NAME + r")\s+(?:handles|owns|runs|leads|maintains|covers|looks after|works from|"
+     r"works out of|is based in|lives in|takes care of)\s+(?P<v>.+)"
+     r"|^(?P<s2>" + _NAME + r")\s+is\s+(?P<v2>" + _DIETS + r")\b"),
+    ("broad-handled-by", "entity", 0.75, "user", "owner",
+     r"^(?P<s>.+?)\s+(?:is|are)\s+(?:handled|owned|run|led|managed|maintained|covered|looked after)\s+by\s+"
+     r"(?P<v>.+)"),
+    ("broad-name-of", "entity", 0.8, "user", "name",
+     r"^(?:the\s+|my\s+|our\s+)?(?P<s>[\w -]+?)(?:'s|’s)\s+name\s+is\s+(?P<v>.+)"
+     r"|^(?:call me|i go by)\s+(?P<v2>" + _NAME + r")"),
+    ("broad-setting", "domain_fact", 0.7, "any", "",
+     r"^(?:the\s+|our\s+|your\s+)?(?P<s>(?:[\w-]+\s+){0,3}?(?:target|goal|sla|slo|budget|limit|cap|ceiling|ttl|timeout|"
+     r"retention|deadline|rotation|cadence))\b(?:\s+(?:for|of|on)\s+(?P<s2>[\w ]+?))?\s+(?:is|are|=|:)\s+"
+     r"(?:set to\s+|now\s+)?(?P<v>.+)"),
+    ("broad-relation", "domain_fact", 0.7, "user!", "",
+     r"^(?:the\s+|our\s+|your\s+|all\s+(?:the\s+)?)?(?P<s>(?:[\w.`-]+(?:'s)?\s+){0,4}?[\w.`-]+)\s+"
+     r"(?:talks to|reads from|writes to|"
+     r"consumes from|publishes to|subscribes to|authenticates (?:through|via|against)|(?:is|are) served from|"
+     r"lands? in|(?:gets?|is|are) routed to|(?:is|are) loaded from|(?:is|are) evaluated|needs? review from|"
+     r"(?:is|are) (?:kept|retained|stored) for|expires? after|renews?|(?:is|are) rebuilt|(?:is|are) generated|"
+     r"(?:is|are) set to|pays on|go(?:es)? through|go(?:es)? to|handles|covers|"
+     r"(?:is|are) (?:a|an|the|our)\s+(?:\w+\s+){0,2}(?:copy|mirror|replica|customer|client|vendor|partner|"
+     r"supplier)\b)\b\s*(?P<v>.+)"),
+    ("broad-preference", "preference", 0.7, "user", "",
+     r"\bi\s+(?:really\s+)?(?:hate|can'?t stand|dislike|love|adore)\s+(?P<v>.+)"
+     r"|\bi'?m\s+(?:more of|not)\s+an?\s+(?P<v2>.+?)\s+person\b"
+     r"|^when you\s+[^,]+,\s*(?P<v3>(?:give|show|use|write|send|keep|put|include)\b.+)"
+     r"|^(?:please\s+)?default to\s+(?P<v4>.+)"
+     r"|^(?P<v5>[^,]+?)\s+(?:everywhere,?\s+please|in everything you write|in anything you write|by default)\b"
+     r"|\b(?:that'?s|it'?s)\s+my\s+(?:routine|habit|thing|rule)\b"
+     r"|\bi'?d like\s+(?P<v6>.+?)\s+(?:pushed|moved|kept|scheduled|booked|put)\s+(?:to|in|on|for)\s+(?P<v7>.+)"),
+)
 # fmt: on
 CUES: tuple[Cue, ...] = tuple(
     Cue(name, category, confidence, who, aspect, re.compile(pattern, re.IGNORECASE))
-    for name, category, confidence, who, aspect, pattern in _CUE_TABLE
+    for name, category, confidence, who, aspect, pattern in (*_CUE_TABLE, *_BROAD_TABLE)
 )
+BROAD_CUES = frozenset(name for name, *_ in _BROAD_TABLE)
 _VALUE_SPLIT = re.compile(r"^(?P<s>.+?)\s+(?:on|in|at|to|with|as|for|into|onto|via)\s+(?P<v>[^ ].*)$", re.I)
 _LEAD_VERB = re.compile(
     r"^(?:to\s+)?(?P<verb>use|using|host|hosting|run|running|keep|go with|going with|move|put|deploy|spend|store|"
@@ -591,10 +708,18 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
     assistant = is_assistant(speaker)
+    # "Based on the config you pasted, the orders service reads from the replica": what the
+    # assistant read in the user's own setup, which the broad cues may take from it
+    evidence = _EVIDENCE.match(text)
+    plain = text[evidence.end() :] if evidence else text
+    one_off = bool(_ONE_OFF.search(sentence))  # before cleaning: "right now" is not chatter
     for cue in CUES:
-        if assistant and cue.who != "any":
+        broad = cue.name in BROAD_CUES
+        if broad and (one_off or "?" in text):
             continue
-        match = cue.pattern.search(text)
+        if assistant and cue.who != "any" and not (broad and evidence and cue.category == "domain_fact"):
+            continue
+        match = cue.pattern.search(plain if broad else text)
         if match is None or _disqualified(text, cue):
             continue
         if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):

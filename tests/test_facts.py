@@ -121,6 +121,57 @@ def test_the_assistant_only_states_failure_patterns_and_settings() -> None:
     assert facts.extract_sentence("we decided to host Atlas on Heroku", "assistant") is None
 
 
+@pytest.mark.parametrize(
+    ("sentence", "category", "value"),
+    [
+        (
+            "The thumbnailer OOMs on any PNG with a 16-bit palette.",
+            "failure_pattern",
+            "16-bit palette",
+        ),
+        ("Whenever the VPN reconnects, the sync client stops working.", "failure_pattern", "VPN reconnects"),
+        ("Contractors are not allowed to merge into main.", "constraint", "merge into main"),
+        ("Nothing over 40 dollars for team lunches.", "constraint", "40 dollars"),
+        ("Every migration needs a rollback script.", "constraint", "rollback script"),
+        ("Final call: Mercurial stays for the legacy repos.", "decision", "Mercurial"),
+        ("We're standardizing on Bazel for the C++ builds.", "decision", "Bazel"),
+        ("My landlord is Mrs. Adeyemi.", "entity", "Adeyemi"),
+        ("Tobiah, my nephew, plays the cello.", "entity", "cello"),
+        ("The Ostrava office handles all the Czech invoices.", "domain_fact", "Czech invoices"),
+        ("The retention target for audit logs is 400 days.", "domain_fact", "400 days"),
+        ("The Mailgun relay reads from the outbox table.", "domain_fact", "outbox table"),
+        ("I can't stand auto-playing videos.", "preference", "auto-playing videos"),
+    ],
+)
+def test_broad_cues_find_wordings_the_specific_ones_do_not_know(sentence: str, category: str, value: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.cue in facts.BROAD_CUES, sentence
+    assert found.category == category and value in found.fact
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The thumbnailer crashed this morning when I uploaded a PNG.",  # dated to one moment
+        "Right now the Mailgun relay reads from the outbox table.",
+        "Does the mailer read from the outbox table?",
+        "2 hours it is.",  # "X it is" only for a named choice
+        "No worries on the timing.",
+        "Parse_rows returns None sometimes and I can't reproduce it.",
+    ],
+)
+def test_broad_cues_skip_moments_questions_and_chatter(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None
+
+
+def test_the_assistant_may_state_what_it_read_in_the_users_setup() -> None:
+    read = facts.extract_sentence(
+        "Based on the compose file, the Mailgun relay reads from the outbox table.", "assistant"
+    )
+    assert read is not None and read.category == "domain_fact"
+    assert facts.extract_sentence("The Mailgun relay reads from the outbox table.", "assistant") is None
+
+
 def test_chatter_around_a_fact_is_dropped_and_first_person_is_quoted() -> None:
     found = facts.extract_sentence("oh btw, we decided to host Atlas on Heroku (noting it here) lol", "alice")
     assert found is not None
