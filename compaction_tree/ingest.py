@@ -223,6 +223,7 @@ def import_file(
 
     fmt = fmt or detect_format(path)
     report = ImportReport(str(path), fmt)
+    checked: set[str] = set()  # day folders found safe during this import
     for item in read_records(path, fmt, progress):
         report.records += 1
         if isinstance(item, BadRecord):
@@ -230,7 +231,7 @@ def import_file(
             continue
         try:
             prepared = prepare_chunk(item.fields, vault.config)
-            created = vault.store_chunk(prepared.chunk, durable=False)
+            created = vault.store_chunk(prepared.chunk, durable=False, checked=checked)
         except (InvalidInputError, ConflictError) as exc:
             report.failed.append((item.position, exc.message))
             continue

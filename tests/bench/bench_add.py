@@ -6,6 +6,8 @@ Both commands run as fresh processes, interleaved, in the same run (these machin
 Bytecode caching is forced on: a real install caches it after the first run, while some
 sandboxes set PYTHONDONTWRITEBYTECODE=1, which would charge a recompile to every call.
 Targets (issue 2): add at most 1.6x `import typer`; 10,000 chunks imported in under 5 s.
+An import is mostly the kernel creating 10,000 files (one per chunk, by design), and on these
+machines that cost varies 2-3x from one run to the next, so the import is timed several times.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,6 +37,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--chunks", type=int, default=10_000)
+    parser.add_argument("--imports", type=int, default=3, help="imports into fresh vaults (file creation is noisy)")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     memtree = str(VENV_BIN / "memtree")
@@ -74,12 +78,20 @@ def main() -> int:
                     f"2026-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}T08:{minute % 60:02d}:{i % 60:02d}Z"
                 )
                 out.write(json.dumps(record) + "\n")
-        bulk = work / "bulk"
-        subprocess.run(
-            [memtree, "--vault", str(bulk), "init", "--timezone", "UTC"], check=True, env=env, stdout=subprocess.DEVNULL
-        )
-        import_seconds = timed([memtree, "--vault", str(bulk), "import", str(source)], env)
-        stored = sum(1 for _ in (bulk / "raw").rglob("*.json"))
+        imports, kernel = [], []
+        for n in range(args.imports):
+            bulk = work / f"bulk{n}"
+            subprocess.run(
+                [memtree, "--vault", str(bulk), "init", "--timezone", "UTC"],
+                check=True,
+                env=env,
+                stdout=subprocess.DEVNULL,
+            )
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            imports.append(timed([memtree, "--vault", str(bulk), "import", str(source)], env))
+            kernel.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime - before.ru_stime)
+            stored = sum(1 for _ in (bulk / "raw").rglob("*.json"))
+        import_seconds = statistics.median(imports)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -95,8 +107,9 @@ def main() -> int:
     )
     print(f"ratio add / import typer       {ratio:.2f}x   (target <= 1.6x: {'met' if ratio <= 1.6 else 'MISSED'})")
     print(
-        f"import {args.chunks:,} JSONL chunks      {import_seconds:.2f} s, {stored:,} stored"
-        f"   (target < 5 s: {'met' if import_seconds < 5 else 'MISSED'})"
+        f"import {args.chunks:,} JSONL chunks      median {import_seconds:.2f} s of {args.imports} fresh vaults"
+        f" ({', '.join(f'{t:.2f}' for t in imports)}; in the kernel {statistics.median(kernel):.2f} s),"
+        f" {stored:,} stored   (target < 5 s: {'met' if import_seconds < 5 else 'MISSED'})"
     )
     return 0
 
