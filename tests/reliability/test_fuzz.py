@@ -1,11 +1,22 @@
-"""C7 without atheris (not installed here): Hypothesis drives the same targets, the raw-chunk
-loader, the summary front-matter parser, ROOT.md's input-hash reader, the id check and the
-redactor, from the seeds RELIABILITY.md names. The only exception allowed is VaultFormatError."""
+"""C7: the code that reads vault files, fuzzed from the seeds RELIABILITY.md names (conflict markers,
+a BOM, NaN, duplicate keys, deep nesting, lone surrogates, invalid UTF-8, an empty file) plus a
+valid file of each kind: by atheris (coverage-guided, atheris_targets.py, in a child process) and by
+Hypothesis (structure-unaware, everywhere atheris has no wheel). Targets: the raw-chunk loader, the
+summary front-matter parser, ROOT.md's input-hash reader, the id check (memtree has no slugifier:
+topics never become file names), the redactor, and memtree.yaml and facts/ readers. The only
+exception allowed is VaultFormatError (ConfigError for memtree.yaml)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import os
+import subprocess
+import sys
+from datetime import date, datetime, timezone
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +28,7 @@ from compaction_tree.root import recorded_input_hash
 from compaction_tree.vault import decode_chunk
 
 from .faults import SLOW
+from .fuzz_targets import TARGETS
 
 SEEDS = [
     b"<<<<<<< HEAD\n",
@@ -67,3 +79,92 @@ def test_c7_summary_parser_and_root_reader(data: bytes) -> None:
 def test_c7_id_check_and_redactor(text: str, data: bytes) -> None:
     valid_id(text)
     redact(text + data.decode("utf-8", "replace"))
+
+
+# ---------------------------------------------------------------- atheris
+
+DEEP = [b"[" * 100_000, b"{" * 100_000, b'{"a": ' * 50_000, b"- " * 50_000, b"&a [" * 20_000]
+# fast profile: a few thousand executions per target; slow: 200,000; MEMTREE_FUZZ_SECONDS=600 is the nightly budget
+RUNS = 200_000 if SLOW else 3_000
+SECONDS = int(os.environ.get("MEMTREE_FUZZ_SECONDS", "0"))
+needs_atheris = pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris has no wheel here")
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The named seeds, full size, and one valid file of every kind a small compacted vault holds."""
+    from test_compaction import fill
+
+    from compaction_tree.compaction import compact
+    from compaction_tree.extractive import ExtractiveSummarizer
+    from compaction_tree.ingest import add
+    from compaction_tree.vault import Vault
+
+    folder = tmp_path_factory.mktemp("seeds")
+    for n, seed in enumerate(SEEDS + DEEP):
+        (folder / f"seed-{n}").write_bytes(seed)
+    vault, _ = Vault.init(tmp_path_factory.mktemp("seed-vault") / "v", "UTC")
+    fill(vault, date(2026, 3, 2), 14, 5)
+    add(vault, "We decided to use Stripe for the billing page.", timestamp="2026-03-04T12:00:00Z")
+    add(vault, "We switched the billing page to Adyen instead.", timestamp="2026-03-10T12:00:00Z")
+    compact(vault, ExtractiveSummarizer(vault.config), datetime(2026, 4, 20, tzinfo=timezone.utc))
+    valid = [next(vault.raw_files()).path, *sorted(vault.root.glob("*ly/*.md"))[:3], vault.root / "ROOT.md"]
+    valid += [vault.root / "memtree.yaml", *sorted((vault.root / "facts").glob("*"))]
+    for path in valid:
+        (folder / f"valid-{path.name}").write_bytes(path.read_bytes())
+    return folder
+
+
+# consolidate.parse_audit catches ValueError, KeyError and TypeError, not the RecursionError json
+# raises on a deeply nested line: `memtree facts log` and `facts undo` end in a traceback
+AUDIT_RECURSION = pytest.mark.xfail(
+    strict=True, raises=RecursionError, reason="consolidate.parse_audit lets json's RecursionError escape"
+)
+FUZZED = [pytest.param(t, marks=AUDIT_RECURSION) if t == "facts_audit" else t for t in TARGETS]
+
+
+@AUDIT_RECURSION
+def test_c7_a_deeply_nested_audit_line_is_skipped() -> None:
+    from compaction_tree.consolidate import parse_audit
+
+    good = '{"id": "a1", "date": "2026-03-02", "kind": "merge", "rule": "r", "subject": "s", "category": "decision",'
+    good += ' "old": "o", "new": "n", "sources": ["x"], "reversed_by": null}'
+    assert [e.id for e in parse_audit("[" * 5000 + "\n" + good + "\n")] == ["a1"]
+
+
+@pytest.mark.parametrize("target", FUZZED)
+def test_c7_every_seed_at_full_size(seeds: Path, target: str) -> None:
+    """The seeds as they are (the fuzzer's inputs are capped at 16 KB; these go to 100,000 levels deep)."""
+    for seed in sorted(seeds.iterdir()):
+        TARGETS[target](seed.read_bytes())
+
+
+@needs_atheris
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param("facts_audit", marks=pytest.mark.xfail(strict=True, reason=AUDIT_RECURSION.kwargs["reason"]))
+        if t == "facts_audit"
+        else t
+        for t in TARGETS
+    ],
+)
+def test_c7_atheris(seeds: Path, tmp_path: Path, target: str) -> None:
+    corpus, crashes = tmp_path / "corpus", tmp_path / "crashes"
+    corpus.mkdir()
+    crashes.mkdir()
+    budget = f"-max_total_time={SECONDS}" if SECONDS else f"-runs={RUNS}"
+    script = Path(__file__).with_name("atheris_targets.py")
+    flags = [budget, "-seed=1", "-max_len=16384", "-timeout=30", f"-artifact_prefix={crashes}/"]
+    done = subprocess.run(
+        [sys.executable, str(script), target, *flags, str(corpus), str(seeds)],
+        capture_output=True,
+        text=True,
+        timeout=SECONDS + 3600,
+    )
+    log = done.stderr
+    found = sorted(p.name for p in crashes.iterdir())
+    assert done.returncode == 0 and not found, f"{target}: {found}\n{log[-3000:]}"
+    executions = int(log.rsplit("Done ", 1)[1].split(" runs", 1)[0])
+    print(f"\nC7 atheris {target}: {executions} executions, {len(list(corpus.iterdir()))} corpus inputs")
+    assert executions >= (1 if SECONDS else RUNS)

@@ -219,6 +219,33 @@ def scan(root: Path) -> Counter[str]:
     return found
 
 
+def detect_secrets_findings(paths: list[Path], allowed: set[str]) -> list[str]:
+    """What detect-secrets (Yelp's scanner, all default plugins: an implementation independent of
+    memtree's rules) finds in the files. `allowed`: memtree's own identifiers (content-derived hex
+    ids), which its entropy plugin reports by design; each is a value memtree generated, nothing else."""
+    from detect_secrets import SecretsCollection
+    from detect_secrets.settings import default_settings
+
+    collection = SecretsCollection()
+    with default_settings():
+        for path in paths:
+            collection.scan_file(str(path))
+    return sorted(
+        f"{filename}:{secret.line_number}: {secret.type}"
+        for filename, secret in collection
+        if not (secret.type == "Hex High Entropy String" and secret.secret_value in allowed)
+    )
+
+
+def memtree_ids(root: Path) -> set[str]:
+    """Chunk ids and fact-event ids: the hex identifiers memtree itself derives from content."""
+    ids = {f.id for f in Vault.open(root).raw_files()}
+    audit = root / "facts/audit.jsonl"
+    if audit.exists():
+        ids |= {json.loads(line)["id"] for line in audit.read_text().splitlines() if line.strip()}
+    return ids
+
+
 def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: Path) -> None:
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
     saved = {k: os.environ.get(k) for k in env}
@@ -278,6 +305,21 @@ def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: P
                 os.environ[k] = v
     findings = scan(vault.root)
     assert not findings, findings
+    # the second line of defence: detect-secrets over every file (.memtree/ included) and the git history
+    history = tmp_path / "history.patch"
+    history.write_bytes(
+        subprocess.run(["git", "-C", str(vault.root), "log", "-p", "--all"], capture_output=True, check=True).stdout
+    )
+    scanned = [p for p in sorted(vault.root.rglob("*")) if p.is_file() and ".git" not in p.parts] + [history]
+    committed = history.read_text("utf-8", "replace")  # ids of chunks since forgotten, events since replaced
+    pattern = r'raw/\d{4}/\d\d/\d\d/([0-9a-f]{16})\.json|"id": "([0-9a-f]{12})"'
+    allowed = memtree_ids(vault.root) | {a or b for a, b in re.findall(pattern, committed)}
+    assert detect_secrets_findings(scanned, allowed) == []
+    # ... which does find the secrets the vault was given, before memtree redacted them
+    control = tmp_path / "unredacted.txt"
+    control.write_text("\n".join(document for _, document in pairs))
+    kinds = {line.split(": ", 1)[1] for line in detect_secrets_findings([control], set())}
+    assert {"AWS Access Key", "GitHub Token", "Private Key", "JSON Web Token", "Slack Token"} <= kinds, kinds
     everything = "\n".join(
         p.read_text("utf-8", "replace") for p in vault.root.rglob("*") if p.is_file() and ".git" not in p.parts
     )
@@ -511,6 +553,25 @@ def test_s10_hostile_front_matter_is_reported_and_runs_no_code(
     report = memtree("--vault", str(vault.root), "doctor", "--json").json()
     assert "daily/2026-03-02.md" in {p["path"] for p in report["problems"]}
     assert (vault.root / "daily/2026-03-03.md").exists()  # the good days are still summarized
+
+
+@pytest.mark.parametrize("nested", ["{" * 1500, "{" * 700 + "/" + "{" * 700, "x: " + "[a, " * 600, "[" * 9000])
+def test_s10_deep_flow_nesting_is_refused_before_any_yaml_parse(monkeypatch: pytest.MonkeyPatch, nested: str) -> None:
+    """Found by fuzzing (C7): 1,500 nested `{` cost PyYAML's pure-Python loader 1.3 s (quadratic in the
+    depth), and the C loader crashes on deep nesting: such text never reaches either."""
+    import yaml
+
+    from compaction_tree.config import parse_config
+    from compaction_tree.errors import ConfigError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("yaml.load was called")
+
+    monkeypatch.setattr(yaml, "load", refuse)
+    with pytest.raises(ConfigError, match="nests too deeply"):
+        parse_config(nested)
+    with pytest.raises(VaultFormatError):
+        parse_summary(f"---\n{nested}\n---\n# 2026-03-02\n", "daily", "2026-03-02", "d")
 
 
 def test_s10_a_deeply_nested_config_is_an_error_not_a_crash(vault: Vault) -> None:
