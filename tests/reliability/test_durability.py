@@ -11,6 +11,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import time
 from datetime import date, datetime, timedelta, timezone
@@ -84,6 +85,36 @@ def test_w1_without_hard_links_create_only_falls_back_to_exclusive_create(tmp_pa
         assert not create_only(target, b"second")  # never clobbers, on the fallback path either
     assert target.read_bytes() == b"first"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
+
+
+# RELIABILITY.md §0.1 (and STYLE.md): vault.py is the only module that writes, replaces or deletes
+# files. Each exception below is outside a vault's committed files, with why.
+WRITE_CALL = re.compile(
+    r"\.write_(text|bytes)\(|\bopen\([^)]*[\"'][wax]b?\+?[\"']|\.open\([\"'][wax]|os\.(replace|rename|remove|unlink)\("
+    r"|\.unlink\(|shutil\.(rmtree|move|copy)|\.rename\(|\.replace\([^)]*\bPath|sqlite3\.connect\("
+)
+ALLOWED_WRITES = {
+    ("demo.py", 'with source.open("w", encoding="utf-8") as out:'),  # a JSONL file in a scratch folder
+    ("demo.py", "shutil.rmtree(path)"),  # `python -m compaction_tree.demo` rebuilds the sample vault
+    ("demo.py", "path.unlink()"),
+    ("sample.py", 'with open(args[0], "w", encoding="utf-8", newline="\\n") as out:'),  # a dev script's output
+    ("health.py", "(vault.root / problem.path).unlink(missing_ok=True)"),  # doctor --fix: a stale temp file
+    ("index.py", 'os.unlink(f"{self.path}{suffix}")'),  # the derived SQLite index, discarded when damaged
+    ("index.py", "db = sqlite3.connect(self.path, timeout=120, isolation_level=None, check_same_thread=False)"),
+}
+
+
+def test_rule_0_1_only_vault_py_writes_files() -> None:
+    package = Path(__file__).resolve().parents[2] / "compaction_tree"
+    found = set()
+    for path in sorted(package.glob("*.py")):
+        if path.name == "vault.py":
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if WRITE_CALL.search(line) and not line.lstrip().startswith("#"):
+                found.add((path.name, line.strip()))
+    assert found - ALLOWED_WRITES == set()
+    assert ALLOWED_WRITES - found == set()  # the list stays true
 
 
 # ---------------------------------------------------------------- W2, W3: SIGKILL during rewrites
@@ -211,24 +242,31 @@ def _writer(root: str, worker: int, count: int) -> None:
     for i in range(count):
         moment = datetime(2026, 3, 2, 8, tzinfo=timezone.utc) + timedelta(minutes=rng.randrange(14 * 24 * 60))
         add(vault, f"worker {worker} note {i} about the billing page", id=f"w{worker}-{i}", timestamp=moment)
+        time.sleep(rng.uniform(0, 2.0 / count))  # the adds span about a second, the compactions' lifetime
 
 
-def _compactor(root: str, runs: int) -> None:
+def _compactor(root: str, runs: int, seen: object) -> None:
     for n in range(runs):
         vault = Vault.open(root)
-        compact(vault, CountingSummarizer(vault.config, latency=(0.0, 0.01), seed=n), NOW)
+        before = sum(1 for _ in vault.raw_files())
+        report = compact(vault, CountingSummarizer(vault.config, latency=(0.0, 0.01), seed=n), NOW)
+        seen.put((before, sum(1 for _ in vault.raw_files()), len(report.written)))  # type: ignore[attr-defined]
         time.sleep(0.05)
 
 
 def many_writers(root: Path, per_worker: int) -> None:
     context = multiprocessing.get_context("fork")
+    seen = context.Queue()
     procs = [context.Process(target=_writer, args=(str(root), w, per_worker)) for w in range(8)]
-    procs.append(context.Process(target=_compactor, args=(str(root), 5)))
+    procs.append(context.Process(target=_compactor, args=(str(root), 5, seen)))
     for p in procs:
         p.start()
     for p in procs:
         p.join(600)
         assert p.exitcode == 0
+    runs = [seen.get(timeout=5) for _ in range(5)]
+    # the point of W5: compactions that wrote summaries while chunks were still arriving
+    assert any(before < after and written for before, after, written in runs), runs
     vault = Vault.open(root)
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     expected = {f"w{w}-{i}" for w in range(8) for i in range(per_worker)}

@@ -144,10 +144,11 @@ def test_i5_chunks_added_during_a_compaction(month: Fixture, tmp_path: Path) -> 
     )
     proc.start()
     vault = Vault.open(root)
-    late = []
-    for i in range(100):  # into summarized days, new closed days and today (open)
+    late, days = [], []
+    for i in range(100):  # into summarized days and new closed days
         day = date(2026, 2, 2) + timedelta(days=(i * 7) % 45)
         late.append(add(vault, f"late note {i} on the billing page", timestamp=f"{day}T21:{i % 60:02d}:00Z").id)
+        days.append(day)
     proc.join(120)
     assert proc.exitcode == 0
     raw = raw_state(root)
@@ -158,6 +159,9 @@ def test_i5_chunks_added_during_a_compaction(month: Fixture, tmp_path: Path) -> 
             assert summary.chunks == len(summary.sources)
     cover = daily_cover(root)
     assert all(len(cover.get(i, [])) <= 1 for i in late)  # in this run's summary, or untouched
+    closed = [i for i, day in zip(late, days, strict=True) if day < date(2026, 3, 19)]  # NOW is 20 April
+    taken = [i for i in closed if i in cover]
+    assert 0 < len(taken) < len(closed), (len(taken), len(closed))  # both cases happened: the run overlapped
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     cover = daily_cover(root)
     assert all(len(cover[i]) == 1 for i in late)  # and all in the next run's

@@ -251,6 +251,21 @@ def test_l2_a_hung_call_fails_its_unit_and_the_others_still_run(vault: Vault, mo
         assert free
 
 
+def test_l2_retrying_stops_at_the_unit_deadline(vault: Vault) -> None:
+    """RELIABILITY.md 5.2: total wall time per unit <= 10 min. A server that keeps asking for 400 s
+    waits gets one retry; a second wait would pass the deadline, so the unit fails there."""
+    from fakellm import status
+
+    populate(vault, days=1)
+    clock = Clock()
+    with FakeLLM(responder=lambda body: status(429, headers={"Retry-After": "400"})) as server:
+        configured = configure(vault, server)
+        report = compact(configured, summarizer(configured, clock), NOW)
+        assert [unit for unit, _ in report.failed] == ["daily/2026-03-02.md"]
+        assert "gave up retrying" in report.failed[0][1]
+        assert server.calls == 2 and clock.sleeps == [400.0] and sum(clock.sleeps) <= llm_module.UNIT_DEADLINE
+
+
 # ---------------------------------------------------------------- L4, L5: the cache
 
 

@@ -111,6 +111,29 @@ def test_s1_hostile_ids_are_rejected_and_topic_names_never_become_paths(vault: V
     check_layout(vault.root)  # topics live inside files: none became a file or folder name
 
 
+def test_s1_hostile_ids_in_an_import_are_rejected_line_by_line(vault: Vault, tmp_path: Path) -> None:
+    """Ids from a file (another tool's export) go through the same check as --id: rejected, never slugged."""
+    from compaction_tree.ingest import import_file
+
+    source = tmp_path / "export.jsonl"
+    records = [
+        {"id": name, "timestamp": "2026-03-02T10:00:00Z", "speaker": "u", "text": f"note {n}"}
+        for n, name in enumerate(TRAVERSAL)
+    ]
+    source.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    before = files(tmp_path, derived=True)
+    report = import_file(vault, source)
+    accepted = [name for name in TRAVERSAL if valid_id(name)]
+    rejected = [name for name in TRAVERSAL if name and not valid_id(name)]  # an empty id means "derive one"
+    assert report.added == len(TRAVERSAL) - len(rejected) and len(report.failed) == len(rejected), report.failed
+    assert all("id" in reason for _, reason in report.failed), report.failed
+    stored = {f.id for f in vault.raw_files()}
+    assert set(accepted) <= stored and not set(rejected) & stored
+    check_layout(vault.root)
+    new = set(files(tmp_path, derived=True)) - set(before)
+    assert all(p.startswith("vault/raw/2026/03/02/") or p.startswith("vault/.memtree/") for p in new), new
+
+
 @settings(max_examples=10_000 if SLOW else 300, deadline=None)
 @given(st.text())
 def test_s2_every_accepted_id_is_a_safe_file_name_inside_its_day_folder(name: str) -> None:
