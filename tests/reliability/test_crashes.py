@@ -116,6 +116,28 @@ def test_c1_crash_points_of_an_incremental_run(incremental: tuple[Fixture, int],
         crash_point(fixture, tmp_path, n)
 
 
+def test_c1_crash_points_when_a_whole_week_loses_its_chunks(tmp_path: Path) -> None:
+    """Found by the state machine (C5, slow profile): when a week's every chunk is gone, its daily and
+    weekly summaries both cover nothing. Deleting the day before the week left, at a crash in between,
+    a weekly summary citing a missing day (I2)."""
+    vault, _ = Vault.init(tmp_path / "template", "UTC")
+    fill(vault, date(2026, 3, 2), 21, 3)
+    compaction(vault.root)()
+    gone = set()
+    for file in list(vault.raw_files()):
+        if "2026-03-09" <= file.day <= "2026-03-15":  # week 11, all of it
+            file.path.unlink()
+            gone.add(file.id)
+    done = shutil.copytree(vault.root, tmp_path / "reference")
+    Vault.open(done)
+    with counting_checkpoints() as labels:
+        compaction(done)()
+    assert "unlink 2026-W11.md" in labels and "unlink 2026-03-09.md" in labels  # the week and its days go
+    fixture = Fixture(vault.root, files(done), len(labels), frozenset(gone))
+    for n in range(1, fixture.checkpoints + 1):
+        crash_point(fixture, tmp_path, n)
+
+
 # ---------------------------------------------------------------- C2: random SIGKILL
 
 
