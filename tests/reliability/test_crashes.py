@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from helpers import memtree
+from helpers import memtree, tally
 from test_compaction import fill
 
 from compaction_tree.compaction import compact
@@ -69,6 +69,7 @@ def crash_point(fixture: Fixture, tmp_path: Path, n: int) -> None:
     result = run_in_child(compaction(root), crash_at=n)
     assert result.crashed, (n, result)
     recover_and_compare(root, raw, fixture.reference, fixture.gone)
+    tally("C1 crash points swept (crash, load, clean re-run, byte-compare)")
     shutil.rmtree(root)
 
 
@@ -149,6 +150,8 @@ def random_kill(fixture: Fixture, tmp_path: Path, seed: int) -> bool:
     assert result.killed or result.status == 0, result
     recover_and_compare(root, raw, fixture.reference)
     shutil.rmtree(root)
+    tally("C2 random SIGKILLs during compaction (0-2 s in)")
+    tally("C2 ... of which landed mid-run", result.killed)
     return result.killed
 
 
@@ -207,6 +210,7 @@ def io_fault(small: dict[str, object], tmp_path: Path, op: str, nth: int, persis
     assert memtree("--vault", str(root), "compact").code == 0
     assert files(root) == small["reference"]
     shutil.rmtree(root)
+    tally(f"C3 I/O faults injected into compaction ({'persistent' if persistent else 'once'})")
 
 
 def io_fault_cases(small: dict[str, object], every: int) -> list[tuple[str, int, bool]]:
@@ -250,6 +254,7 @@ def test_c3_io_errors_while_adding_leave_no_chunk_and_a_clear_message(vault: Vau
     assert temp_files(vault.root) == []
     again = memtree("--vault", str(vault.root), "add", "a note", "--timestamp", "2026-03-02T10:00:00Z")
     assert again.code == 0 and len(list(vault.raw_files())) == 1
+    tally("C3 I/O faults injected into add")
 
 
 # ---------------------------------------------------------------- C4: a crash during recovery
@@ -265,6 +270,7 @@ def compound(fixture: Fixture, tmp_path: Path, n: int, m: int) -> None:
     assert second.crashed, second  # m is within what is left to do: the recovery run is interrupted too
     recover_and_compare(root, raw, fixture.reference)
     shutil.rmtree(root)
+    tally("C4 compound crashes (at n, again at m of the recovery, then a clean run)")
 
 
 def compound_pairs(count: int, checkpoints: int, seed: int) -> list[tuple[int, int]]:

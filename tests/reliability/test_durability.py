@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from test_compaction import fill
 
 from compaction_tree import vault as vault_module
@@ -152,6 +152,7 @@ def kill_rewrites(folder: Path, trials: int, naive: bool = False) -> int:
         result = run_in_child(lambda: rewrite_forever(target, naive), kill_after=rng.uniform(0, 0.3))
         assert result.killed
         broken += not whole(target.read_bytes())
+        tally("W2 SIGKILLs during 200 KB rewrites" + (" (naive writer, must tear)" if naive else ""))
     return broken
 
 
@@ -231,6 +232,7 @@ def test_w4_two_processes_add_the_same_id(tmp_path: Path, same_text: bool) -> No
         assert len(chunks) == 1 and json.loads(chunks[0].read_text())["text"] in texts
         assert temp_files(vault.root) == []
         shutil.rmtree(vault.root)
+        tally("W4 two processes adding one id")
 
 
 # ---------------------------------------------------------------- W5: many writers beside the compactor
@@ -265,6 +267,7 @@ def many_writers(root: Path, per_worker: int) -> None:
         p.join(600)
         assert p.exitcode == 0
     runs = [seen.get(timeout=5) for _ in range(5)]
+    tally("W5 chunks added by 8 processes beside 5 compactions", 8 * per_worker)
     # the point of W5: compactions that wrote summaries while chunks were still arriving
     assert any(before < after and written for before, after, written in runs), runs
     vault = Vault.open(root)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fakellm import FakeLLM
-from helpers import memtree, mtimes
+from helpers import memtree, mtimes, tally
 from test_compaction import fill
 from test_llm import answer, configure, populate, summarizer
 
@@ -84,6 +84,7 @@ def test_i2_two_compactors_started_together(month: Fixture, tmp_path: Path) -> N
         assert all(skipped == LOCKED_MESSAGE for skipped, written in outcomes if not written)  # ... the other left
         assert files(root) == month.reference
         shutil.rmtree(root)
+        tally("I-2 compactor pairs started together")
 
 
 # ---------------------------------------------------------------- I-3, I-4: kills between calls
@@ -113,6 +114,7 @@ def test_i3_a_kill_after_k_of_m_calls_costs_m_minus_k(vault: Vault, tmp_path: Pa
             Vault.open(root)
             assert after_kth_call(root, k) == m - k
             shutil.rmtree(root)
+            tally("I-3 kills after K of M LLM calls")
 
 
 def test_i4_a_kill_before_root_is_rebuilt_costs_no_summary_call(vault: Vault) -> None:
@@ -242,6 +244,7 @@ def forget_crash(poisoned: dict[str, Any], tmp_path: Path, n: int) -> None:
     assert memtree("--vault", str(root), "forget", poison).code == 4  # and once more: no trace left to find
     assert files(root) == poisoned["reference"]
     shutil.rmtree(root)
+    tally("I-7 forget crash points swept")
 
 
 def test_i7_forget_twice_is_forget_once(poisoned: dict[str, Any], tmp_path: Path) -> None:
@@ -256,7 +259,7 @@ def test_i7_forget_twice_is_forget_once(poisoned: dict[str, Any], tmp_path: Path
 
 def test_i7_forget_interrupted_then_run_again(poisoned: dict[str, Any], tmp_path: Path) -> None:
     points = list(range(1, poisoned["checkpoints"] + 1))
-    for n in points if SLOW else sample(points, every=6):
+    for n in sample(points, every=6):  # every point: the slow profile's test below
         forget_crash(poisoned, tmp_path, n)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fakellm import FakeLLM, context_window_error, ok, reply_json
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from test_llm import Clock, answer, configure, populate, summarizer
 
 from compaction_tree import llm as llm_module
@@ -171,6 +171,7 @@ def test_c6_l3_each_exception_class_writes_nothing_and_retries_only_what_it_shou
     assert all(c["timeout"] == vault.config.summarizer.timeout and c["num_retries"] == 0 for c in calls)  # L1
     if verdict == "retry":
         assert len(clock.sleeps) == MAX_ATTEMPTS - 1
+    tally("C6 LiteLLM exception classes raised by a stub")
 
 
 # ---------------------------------------------------------------- C6, L7: broken and hostile answers
@@ -209,6 +210,7 @@ def test_c6_l7_no_summary_is_written_from_an_invalid_answer(vault: Vault, kind: 
         assert server.calls == 1 + MAX_REASKS
         assert summaries(configured.root) == {}
         check_loads(configured.root)
+        tally("C6/L7 invalid or hostile answers from the local server")
 
 
 def test_c6_a_non_utf8_body_fails_the_unit_cleanly(vault: Vault) -> None:
@@ -344,6 +346,7 @@ def test_l5_a_corrupt_cache_file_is_ignored_and_recomputed(vault: Vault, kind: s
         report = compact(configured, summarizer(configured), NOW)
         assert not report.failed and report.cache_hits == 0 and server.calls == calls + 3
         assert files(configured.root) == reference
+        tally("L5 corrupt cache files")
 
 
 # ---------------------------------------------------------------- L6: some units fail

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from fakellm import FakeLLM
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from secret_samples import CONTEXTS, TRUE_POSITIVES
@@ -109,6 +109,7 @@ def test_s1_hostile_ids_are_rejected_and_topic_names_never_become_paths(vault: V
     memtree("--vault", str(vault.root), "know", topic[:200] or "x")
     assert added.path.startswith("raw/2026/03/02/") and "/" not in added.path[len("raw/2026/03/02/") :]
     check_layout(vault.root)  # topics live inside files: none became a file or folder name
+    tally("S1 traversal names tried as id, topic and `know` argument")
 
 
 def test_s1_hostile_ids_in_an_import_are_rejected_line_by_line(vault: Vault, tmp_path: Path) -> None:
@@ -131,12 +132,14 @@ def test_s1_hostile_ids_in_an_import_are_rejected_line_by_line(vault: Vault, tmp
     assert set(accepted) <= stored and not set(rejected) & stored
     check_layout(vault.root)
     new = set(files(tmp_path, derived=True)) - set(before)
+    tally("S1 traversal names tried as ids in an import", len(TRAVERSAL))
     assert all(p.startswith("vault/raw/2026/03/02/") or p.startswith("vault/.memtree/") for p in new), new
 
 
 @settings(max_examples=10_000 if SLOW else 300, deadline=None)
 @given(st.text())
 def test_s2_every_accepted_id_is_a_safe_file_name_inside_its_day_folder(name: str) -> None:
+    tally("S2 random strings checked as ids")
     if not valid_id(name):
         return
     assert re.fullmatch(r"[0-9A-Za-z_-]{1,64}", name)
@@ -158,6 +161,7 @@ def test_s2_every_accepted_id_is_a_safe_file_name_inside_its_day_folder(name: st
 @settings(max_examples=2000 if SLOW else 60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(min_size=1, max_size=60), min_size=1, max_size=3))
 def test_s2_arbitrary_unicode_topics_stay_inside_the_chunk(vault: Vault, topics: list[str]) -> None:
+    tally("S2 random topic lists added")
     clean = [t for t in topics if t.strip() and "\x00" not in t and "\n" not in t and not _surrogate(t)]
     before = set(files(vault.root))
     try:  # the text differs each time: an id derives from the content, not from the topics
@@ -219,6 +223,7 @@ def test_s3_secrets_never_reach_the_raw_file_nor_the_prompt(vault: Vault) -> Non
     text = "\n".join(p.read_text() for p in added) + stored
     assert not [s[:12] for s, _ in pairs[1::2] if leftovers(s, text)]
     assert "[REDACTED:" in prompts
+    tally("S3 secrets stored (added or hand-written) then checked in raw/ and in the captured prompts", len(pairs))
 
 
 # ---------------------------------------------------------------- S7: a secret scan of the whole vault
@@ -343,6 +348,7 @@ def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: P
     control.write_text("\n".join(document for _, document in pairs))
     kinds = {line.split(": ", 1)[1] for line in detect_secrets_findings([control], set())}
     assert {"AWS Access Key", "GitHub Token", "Private Key", "JSON Web Token", "Slack Token"} <= kinds, kinds
+    tally("S7 secrets through the full workflow, then scanned (memtree's rules and detect-secrets)", len(pairs))
     everything = "\n".join(
         p.read_text("utf-8", "replace") for p in vault.root.rglob("*") if p.is_file() and ".git" not in p.parts
     )
@@ -474,7 +480,8 @@ def test_s8_an_obedient_model_cannot_write_delete_or_cite_beyond_the_plan(tmp_pa
     facts = {p.name for p in (vault.root / "facts").glob("*")} if (vault.root / "facts").exists() else set()
     assert all(re.fullmatch(r"[a-z_]+\.(md|jsonl|yaml)", name) for name in facts)
     check_loads(vault.root)
-    print(f"\nS8: {len(PAYLOADS)} payloads, {len(requests)} calls, {len(report.failed)} units rejected")
+    tally("S8 injection payloads against a model that obeys them", len(PAYLOADS))
+    tally("S8 ... answers rejected for citing ids not sent", len(report.failed))
 
 
 # ---------------------------------------------------------------- S9: forget through the LLM path
@@ -570,6 +577,7 @@ def test_s10_hostile_front_matter_is_reported_and_runs_no_code(
     result = run_in_child(load_everything)  # a C-level crash (the YAML composer's stack) must not take pytest down
     assert result.status == 0, result
     assert not marker.exists()
+    tally("S10 hostile YAML front matters (python tags, alias bomb, deep nesting, ...)")
     if name in ("duplicate-keys", "nan"):  # valid YAML, and a derived file: a stale one is regenerated
         return
     assert path.read_bytes() == before  # reported and skipped, never rewritten
@@ -591,6 +599,7 @@ def test_s10_deep_flow_nesting_is_refused_before_any_yaml_parse(monkeypatch: pyt
         raise AssertionError("yaml.load was called")
 
     monkeypatch.setattr(yaml, "load", refuse)
+    tally("S10 hostile YAML front matters (python tags, alias bomb, deep nesting, ...)")
     with pytest.raises(ConfigError, match="nests too deeply"):
         parse_config(nested)
     with pytest.raises(VaultFormatError):
@@ -647,6 +656,7 @@ def test_s10_summaries_round_trip_byte_identical(texts: list[str], topics: list[
         1,
         draft,
     )
+    tally("S10 generated summaries round-tripped byte for byte")
     text = render_summary(summary)
     parsed = parse_summary(text, "daily", "2026-03-02", "d")
     assert render_summary(parsed) == text
@@ -734,6 +744,7 @@ def test_s11_every_command_completes_beside_a_malformed_vault(vault: Vault, tmp_
         assert result.code in (0, 6, 7), (args, result)
         assert time.monotonic() - started < 60, args
     assert codes["compact"] == 0 and codes["add"] == 0
+    tally("S11 malformed vault files beside every command", len(bad) + 5)  # + ROOT.md and 4 derived files
     report = memtree("--vault", str(vault.root), "doctor", "--json").json()
     listed = {p["path"] for p in report["problems"]}
     assert set(bad) - {"raw/2026/03/10/misplaced.json"} <= listed | {f"raw/2026/03/10/{n}" for n in ("notes.txt",)}

@@ -11,6 +11,7 @@ import tempfile
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+from helpers import tally
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -38,12 +39,14 @@ class VaultMachine(RuleBasedStateMachine):
         self.raw: dict[str, str] = {}  # what memtree or we wrote to raw/: it must stay
         self.count = 0
         self.git = False
+        tally("C5 state-machine examples")
 
     def teardown(self) -> None:
         shutil.rmtree(getattr(self, "base", "/nonexistent"), ignore_errors=True)
 
     @rule(day=st.integers(0, 20), words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6))
     def add_chunk(self, day: int, words: list[str]) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         self.count += 1
         moment = datetime.combine(START + timedelta(days=day), datetime.min.time(), timezone.utc)
         add(self.vault, f"{' '.join(words)} note {self.count}", timestamp=moment + timedelta(minutes=self.count))
@@ -54,6 +57,7 @@ class VaultMachine(RuleBasedStateMachine):
         | st.tuples(st.sampled_from(["write", "fsync", "replace", "unlink"]), st.integers(1, 8), st.booleans())
     )
     def compact(self, fault: tuple[str, int, bool] | None) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         vault = Vault.open(self.root)
         if fault is None:
             compact(vault, ExtractiveSummarizer(vault.config), self.now)
@@ -67,6 +71,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule(n=st.integers(1, 30))
     def crash_at_random_point(self, n: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         root, now = self.root, self.now
         result = run_in_child(
             lambda: compact(Vault.open(root), ExtractiveSummarizer(Vault.open(root).config), now), crash_at=n
@@ -75,6 +80,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule(days=st.integers(1, 9))
     def advance_clock(self, days: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         self.now += timedelta(days=days)
 
     def _targets(self) -> list[Path]:
@@ -90,6 +96,7 @@ class VaultMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.count > 0)
     @rule(pick=st.integers(0, 10_000), how=st.sampled_from(["truncate", "garbage", "empty", "bad-utf8", "append"]))
     def hand_edit_or_corrupt(self, pick: int, how: str) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         targets = self._targets()
         path = targets[pick % len(targets)]
         data = path.read_bytes()
@@ -107,6 +114,7 @@ class VaultMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.count > 0)
     @rule(pick=st.integers(0, 10_000))
     def inject_conflict_markers(self, pick: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         targets = self._targets()
         path = targets[pick % len(targets)]
         path.write_bytes(b"<<<<<<< HEAD\n" + path.read_bytes() + b"=======\nother side\n>>>>>>> theirs\n")
@@ -114,6 +122,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule()
     def git_commit(self) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@t"]
         if not self.git:
             subprocess.run([*git, "init", "-q"], check=True)
