@@ -31,7 +31,7 @@ from compaction_tree.summarizers import Unit, UnitFailed
 from compaction_tree.summary import Draft
 from compaction_tree.vault import FileIO
 
-OPS = ("write", "flush", "fsync", "replace", "link", "unlink", "fsync_dir")
+OPS = ("write", "flush", "fsync", "replace", "link", "unlink", "fsync_dir", "mkdir", "sync")
 CRASHED = 77  # the exit status of a child stopped at its crash point
 
 

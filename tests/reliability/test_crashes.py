@@ -239,15 +239,21 @@ def test_c3_io_errors_at_every_call(small: dict[str, object], tmp_path: Path) ->
         io_fault(small, tmp_path, op, nth, persistent)
 
 
-@pytest.mark.parametrize("op", ["write", "fsync", "link", "fsync_dir"])
-def test_c3_io_errors_while_adding_leave_no_chunk_and_a_clear_message(vault: Vault, op: str) -> None:
+@pytest.mark.parametrize(
+    ("op", "new_day"),
+    [("write", False), ("fsync", False), ("link", False), ("fsync_dir", False), ("mkdir", True), ("fsync_dir", True)],
+)
+def test_c3_io_errors_while_adding_leave_no_chunk_and_a_clear_message(vault: Vault, op: str, new_day: bool) -> None:
+    """new_day: the chunk opens its day folder (whose name is fsynced before the chunk is written)."""
     Vault.open(vault.root)  # the config cache is written (its own failures are ignored: it is derived)
+    if not new_day:
+        (vault.root / "raw/2026/03/02").mkdir(parents=True)
     fault = FaultyIO(op, 1)
     with installed(fault):
         result = memtree("--vault", str(vault.root), "add", "a note", "--timestamp", "2026-03-02T10:00:00Z")
     assert fault.fired and result.code == 1 and result.stderr.count("\n") == 1, result
     chunks = list((vault.root / "raw").rglob("*.json"))
-    if op == "fsync_dir":  # the link is made: the chunk is there, whole (only its durability is in doubt)
+    if op == "fsync_dir" and not new_day:  # the link is made: the chunk is there, whole (its durability is in doubt)
         assert len(chunks) == 1 and check_loads(vault.root) is None
     else:
         assert chunks == []
