@@ -271,10 +271,10 @@ def test_l2_retrying_stops_at_the_unit_deadline(vault: Vault) -> None:
 # ---------------------------------------------------------------- L4, L5: the cache
 
 
-def cache_keys(vault: Vault, **config: Any) -> set[str]:
+def cache_keys(vault: Vault, model: str = "openai/fake-model", **config: Any) -> set[str]:
     with FakeLLM(responder=answer) as server:
         configured = configure(vault, server, **config)
-        compact(configured, summarizer(configured), NOW)
+        compact(configured, LiteLLMSummarizer(configured.config, model, vault=configured, sleep=Clock().sleep), NOW)
     keys = {p.name for p in (vault.root / ".memtree/cache").glob("*.json")}
     for level in ("daily", "weekly", "monthly"):
         for path in (vault.root / level).glob("*.md"):
@@ -312,8 +312,11 @@ def test_l4_the_cache_key_covers_prompt_version_model_and_params(vault: Vault, m
     newer = cache_keys(vault) - base - hotter
     assert len(newer) == len(base)
     monkeypatch.setattr(llm_module, "PROMPT_VERSION", "llm-1")
+    other = cache_keys(vault, model="openai/another-model") - base - hotter - newer
+    assert len(other) == len(base)  # and with the model
+    assert cache_keys(vault) == base | hotter | newer | other  # back to the first settings: nothing new
     add(vault, "one more note for the second day", timestamp="2026-03-03T18:00:00Z")
-    changed = cache_keys(vault) - base - hotter - newer
+    changed = cache_keys(vault) - base - hotter - newer - other
     assert 1 <= len(changed) <= 3  # that day, and its week and month when their inputs changed
 
 
