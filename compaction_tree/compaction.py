@@ -202,10 +202,11 @@ class Compactor:
         """Summaries that cover nothing any more go last, once their parents are rebuilt without them:
         a crash in between never leaves a parent citing a missing child (RELIABILITY.md I2). A parent
         that covers nothing either goes before its children, for the same reason. A child whose parent
-        could not be rebuilt this run stays until it is."""
-        unsettled = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)
+        could not be rebuilt this run, or stays itself, stays until the parent goes."""
+        kept = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)
         for path in sorted(paths, key=lambda p: (-LEVELS.index(p.partition("/")[0]), p)):
-            if _parent_path(path) in unsettled:
+            if _parent_path(path) in kept:
+                kept.add(path)
                 continue
             if self.vault.delete(path):
                 self.report.deleted.append(path)

@@ -154,3 +154,24 @@ VaultMachine.TestCase.settings = settings(
     suppress_health_check=list(HealthCheck),
 )
 test_c5_state_machine = VaultMachine.TestCase
+
+
+def test_c5_found_a_week_kept_for_its_month_keeps_its_days(tmp_path: Path) -> None:
+    """Found by the state machine (slow profile): a week whose every chunk is gone is kept while its
+    month cannot be rebuilt (here: conflict markers in the month's file); its days must be kept too, or
+    the kept week cites summaries that no longer exist (I2)."""
+    vault, _ = Vault.init(tmp_path / "v", "UTC")
+    for day in (2, 3, 17):  # week 12 holds one day: 17 March
+        add(vault, f"billing note on the {day}th", timestamp=datetime(2026, 3, day, 10, tzinfo=timezone.utc))
+    now = datetime(2026, 4, 20, tzinfo=timezone.utc)
+    compact(vault, ExtractiveSummarizer(vault.config), now)
+    assert (vault.root / "weekly/2026-W12.md").exists()
+    month = vault.root / "monthly/2026-03.md"
+    month.write_bytes(b"<<<<<<< HEAD\n" + month.read_bytes() + b"=======\n>>>>>>> theirs\n")
+    for file in list(vault.raw_files()):
+        if file.day == "2026-03-17":
+            file.path.write_text("{truncated")  # unreadable: the day has no chunk any more
+    report = compact(Vault.open(vault.root), ExtractiveSummarizer(vault.config), now)
+    assert "monthly/2026-03.md" in {unit for unit, _ in report.blocked}
+    check_citations(vault.root)
+    assert (vault.root / "weekly/2026-W12.md").exists() and (vault.root / "daily/2026-03-17.md").exists()
