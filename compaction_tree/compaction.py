@@ -459,9 +459,10 @@ def forget(
             day = date.fromisoformat(file.day)
             week = week_period(day)
             paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
-            scope |= {path for path in paths if (vault.root / path).is_file()}
+            if scope is not None:
+                scope |= {path for path in paths if (vault.root / path).is_file()}
         # the intent first: if this run is interrupted once a chunk file is gone, `forget ID` again finishes it
-        intent = {"ids": sorted(pending | set(wanted)), "summaries": sorted(scope)}
+        intent = {"ids": sorted(pending | set(wanted)), "summaries": None if scope is None else sorted(scope)}
         vault.write(PENDING_FORGET, json.dumps(intent).encode("utf-8"))
         cache = vault.derived / "cache"
         for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
@@ -476,7 +477,8 @@ def forget(
             vault.delete(vault.relative(file.path))
             report.forgotten.append(vault.relative(file.path))
         with Index(vault) as index:
-            report.compaction = Compactor(vault, summarizer, now, only=frozenset(scope)).run(index)
+            only = None if scope is None else frozenset(scope)
+            report.compaction = Compactor(vault, summarizer, now, only=only).run(index)
         _rebuild_index(vault)
         done = report.compaction
         if not (done.failed or done.blocked or done.deferred):  # else the next `forget ID` retries them
@@ -500,19 +502,25 @@ def _rebuild_index(vault: Vault) -> None:
         index.sync(thorough=True)
 
 
-def _pending_forget(vault: Vault) -> tuple[set[str], set[str]]:
-    """(ids, summaries to regenerate) of an interrupted `forget` (their chunk files may be gone already)."""
+def _pending_forget(vault: Vault) -> tuple[set[str], set[str] | None]:
+    """(ids, summaries to regenerate) of an interrupted `forget` (their chunk files may be gone already).
+    None for the summaries: an intent written before it recorded them, so every stale one is rebuilt."""
     import json
 
     from .model import valid_id
 
+    raw = vault.read_bytes(PENDING_FORGET)
+    if not raw:
+        return set(), set()
     try:
-        intent = json.loads(vault.read_bytes(PENDING_FORGET) or b"{}")
+        intent: Any = json.loads(raw)
     except (ValueError, RecursionError):
         return set(), set()
+    if isinstance(intent, list):
+        intent = {"ids": intent, "summaries": None}
     ids = intent.get("ids") if isinstance(intent, dict) else None
-    paths = intent.get("summaries") if isinstance(intent, dict) else None
+    paths = intent.get("summaries") if isinstance(intent, dict) else []
     return (
         {i for i in ids if isinstance(i, str) and valid_id(i)} if isinstance(ids, list) else set(),
-        {p for p in paths if isinstance(p, str) and SUMMARY_PATH.fullmatch(p)} if isinstance(paths, list) else set(),
+        {p for p in paths if isinstance(p, str) and SUMMARY_PATH.fullmatch(p)} if isinstance(paths, list) else None,
     )

@@ -173,3 +173,17 @@ def test_forget_finishes_beside_an_unreadable_summary(vault: Vault) -> None:
     assert sorted(done.written) == ["daily/2026-03-03.md", "monthly/2026-03.md", "weekly/2026-W10.md"]
     assert not (vault.root / ".memtree/forget-pending.json").exists()  # nothing left to finish
     assert (vault.root / "daily/2026-03-12.md").read_text() == "<<<<<<< HEAD\n"
+
+
+def test_forget_finishes_what_an_older_interrupted_forget_left(vault: Vault) -> None:
+    """An intent file from before it recorded the summaries to regenerate (a JSON list of ids): the
+    chunk file is gone already, and `forget ID` again still takes it out of every summary."""
+    fill(vault, date(2026, 3, 2), 14, 4)
+    poison = add(vault, "a private note: the safe code is 4417", timestamp="2026-03-04T20:00:00Z").id
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    assert poison in (vault.root / "daily/2026-03-04.md").read_text()
+    (vault.root / f"raw/2026/03/04/{poison}.json").unlink()
+    (vault.root / ".memtree/forget-pending.json").write_text(f'["{poison}"]')
+    assert memtree("--vault", str(vault.root), "forget", poison).code == 0
+    assert traces(vault.root, ["4417", poison]) == []
+    assert not (vault.root / ".memtree/forget-pending.json").exists()
