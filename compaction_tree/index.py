@@ -33,7 +33,7 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """
@@ -134,7 +134,7 @@ class SyncStats:
 def _fts_text(text: str, named: str = "") -> tuple[str, str]:
     """(words, stems): awareness matches phrases of words, which include names (the speaker);
     ranking uses the stems of the text alone, or "the user's ..." would match every user turn."""
-    return " ".join(word_forms(f"{named} {text}")), " ".join(stems(text))
+    return " ".join(word_forms(f"{named} {text}")), " ".join(stems(f"{named} {text}"))
 
 
 class Index:
