@@ -339,8 +339,18 @@ were what when where which who whom whose why will with would you your s t d ll 
 
 
 def stems(text: str) -> list[str]:
-    """The terms search ranks on: light stems of every word but the most common function words."""
-    return [stem(word_form(t)) for t in tokens(text) if fold(t) not in RANKING_STOPWORDS]
+    """The terms search ranks on: light stems of every word but the most common function words.
+
+    A hyphenated word also counts written solid, as people write it both ways ("de-stress" and
+    "destress", "e-mail" and "email")."""
+    found = []
+    for token in tokens(text):
+        if fold(token) in RANKING_STOPWORDS:
+            continue
+        found.append(stem(word_form(token)))
+        if "-" in token and token.replace("-", "").isalpha():
+            found.append(stem(word_form(token.replace("-", ""))))
+    return found
 
 
 # ---------------------------------------------------------------- sentences

@@ -312,7 +312,11 @@ def main() -> int:
     )
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="memtree-eval-"))
+    with tempfile.TemporaryDirectory(prefix="memtree-eval-") as scratch:
+        return run(args, Path(scratch))
+
+
+def run(args: argparse.Namespace, work: Path) -> int:
     results = Results()
     if args.locomo:
         datasets = locomo(args.locomo)
