@@ -111,6 +111,13 @@ def natural_ties(refs: list[Any]) -> list[Any]:
     return out
 
 
+class Mentions(NamedTuple):
+    chunks: int
+    first: str  # day
+    last: str
+    days: int  # distinct days
+
+
 @dataclass(frozen=True)
 class LineRow:
     rowid: int
@@ -547,14 +554,17 @@ class Index:
         for r in self.db.execute(sql, (match,)):
             yield _chunk_row(r)
 
-    def phrase_stats(self, match: str) -> tuple[int, str, str]:
-        """(chunks matching, first day, last day) for an awareness phrase query."""
+    def phrase_stats(self, match: str) -> Mentions:
+        """How often and when an awareness phrase query matches."""
         sql = (
-            "SELECT count(*), min(c.day), max(c.day) FROM chunk_fts JOIN chunks c ON c.rowid = chunk_fts.rowid"
-            " WHERE chunk_fts MATCH ?"
+            "SELECT count(*), min(c.day), max(c.day), count(DISTINCT c.day) FROM chunk_fts"
+            " JOIN chunks c ON c.rowid = chunk_fts.rowid WHERE chunk_fts MATCH ?"
         )
-        count, first, last = self.db.execute(sql, (match,)).fetchone()
-        return int(count), first or "", last or ""
+        count, first, last, days = self.db.execute(sql, (match,)).fetchone()
+        return Mentions(int(count), first or "", last or "", int(days))
+
+    def day_count(self) -> int:
+        return int(self.db.execute("SELECT count(DISTINCT day) FROM chunks").fetchone()[0])
 
     def phrase_lines(self, match: str) -> list[LineRow]:
         sql = (
