@@ -14,12 +14,13 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from . import errors
 from .errors import MemtreeError
@@ -28,14 +29,56 @@ if TYPE_CHECKING:
     from .compaction import CompactReport
     from .vault import Vault
 
-app = typer.Typer(
-    name="memtree",
-    help="A memory for AI agents, kept as plain files in a git-tracked folder.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+
+# click's exceptions, wherever this typer keeps them (0.28 vendors click as typer._click)
+_CLICK: Any = sys.modules[typer.BadParameter.__module__]
+_NO_ARGS: Any = getattr(_CLICK, "NoArgsIsHelpError", ())
+
+
+class OneLineErrors(TyperGroup):
+    """Click's own errors (a bad option, a missing argument) as one line with a hint, like every
+    other memtree error, instead of a boxed usage panel: agents and cron logs read stderr too."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _NO_ARGS as exc:  # `memtree` alone: the help, as click prints it
+            exc.show()
+            sys.exit(exc.exit_code)
+        except _CLICK.ClickException as exc:
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else (prog_name or "memtree")
+            message = " ".join(exc.format_message().split()).rstrip(".")
+            message = message[:1].lower() + message[1:]
+            sys.stderr.write(f"memtree: error: {message} (hint: see `{where} --help`)\n")
+            sys.exit(exc.exit_code)
+        except (typer.Abort, getattr(_CLICK, "Abort", typer.Abort)):
+            sys.stderr.write("memtree: aborted\n")
+            sys.exit(errors.ERROR)
+        sys.exit(code if isinstance(code, int) else errors.OK)  # typer.Exit(n) comes back as n
+
+
+def _typer(**settings: Any) -> typer.Typer:
+    return typer.Typer(
+        name="memtree",
+        cls=OneLineErrors,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+        **settings,
+    )
+
+
+app = _typer(help="A memory for AI agents, kept as plain files in a git-tracked folder.", no_args_is_help=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print stable JSON on stdout.")]
 
@@ -203,6 +246,13 @@ def import_(
             sys.stderr.write(f"memtree: skipped {position}: {reason}\n")
         if len(report.failed) > 20:
             sys.stderr.write(f"memtree: ... and {len(report.failed) - 20} more (see --json)\n")
+    if report.partial and not (report.added or report.existing):
+        fail(
+            errors.InvalidInputError(
+                f"nothing in {report.file} could be imported ({len(report.failed)} bad record(s))",
+                hint=f"is it {report.format}? pass --format jsonl|claude-code|chatgpt|locomo",
+            )
+        )
     if report.partial:
         raise typer.Exit(errors.PARTIAL)
 
@@ -229,7 +279,8 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         f"({sum(report['summary_tokens'].values()):,} tokens)",
         f"lag       compacted through {report['compacted_through'] or 'nothing yet'}; "
         f"{report['uncompacted_chunks']:,} chunk(s) not yet in a daily summary",
-        f"problems  {report['problems']}" + (" (run `memtree doctor`)" if report["problems"] else ""),
+        f"problems  {report['problems']} unreadable file(s)"
+        + (" (`memtree doctor` lists them, and anything else out of place)" if report["problems"] else ""),
     ]
     run = report["last_run"]
     if run:
@@ -256,6 +307,7 @@ def doctor(
 
     with user_errors():
         report = check(open_vault(ctx), fix=fix)
+    remaining = len(report.problems) - len(report.fixed)
     if as_json:
         emit_json(report.to_json())
     else:
@@ -265,8 +317,9 @@ def doctor(
             typer.echo(f"fixed         {line}")
         typer.echo(
             f"{report.chunks_ok} chunks and {report.summaries_ok} summaries OK, {len(report.problems)} problem(s)"
+            + (f", {len(report.fixed)} fixed, {remaining} left" if fix else "")
         )
-    if report.problems and not fix:
+    if remaining > 0:
         raise typer.Exit(errors.UNSAFE)
 
 
@@ -287,10 +340,17 @@ def compact(
         ),
     ] = False,
     max_calls: Annotated[
-        int | None, typer.Option(help="Stop after this many LLM calls; the rest waits for the next run.")
+        int | None, typer.Option(min=0, help="Stop after this many LLM calls; the rest waits for the next run.")
     ] = None,
-    max_cost: Annotated[float | None, typer.Option(help="Stop before spending more than this many dollars.")] = None,
-    commit: Annotated[bool, typer.Option("--commit", help="git commit the vault files this run changed.")] = False,
+    max_cost: Annotated[
+        float | None, typer.Option(min=0, help="Stop before spending more than this many dollars.")
+    ] = None,
+    commit: Annotated[
+        bool,
+        typer.Option(
+            "--commit", help="git commit memtree's changed files (chunks, summaries, facts, ROOT.md; never .memtree/)."
+        ),
+    ] = False,
     allow_network_fs: Annotated[
         bool, typer.Option("--allow-network-fs", help="Run on NFS/SMB/sshfs, where locks are unreliable.")
     ] = False,
@@ -301,7 +361,7 @@ def compact(
     Example: memtree compact --model openai/gpt-4o-mini --max-cost 0.50
     """
     from .compaction import compact as run_compaction
-    from .ops import commit_changes, record_run
+    from .ops import commit_changes, in_git_work_tree, record_run
     from .summarizers import Limits, summarizer_for
 
     with user_errors():
@@ -322,10 +382,12 @@ def compact(
                 allow_network_fs=allow_network_fs,
             )
         committed = None
-        if commit and not dry_run and not report.skipped and report.changed:
-            committed = commit_changes(vault, report)
         if not dry_run and not report.skipped:
             record_run(vault, report, now())
+            if commit:
+                if not in_git_work_tree(vault):
+                    sys.stderr.write(f"memtree: {vault.root} is not in a git work tree; nothing committed\n")
+                committed = commit_changes(vault)
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
@@ -350,7 +412,7 @@ def _describe(report: CompactReport, committed: str | None) -> str:
         f"{report.input_tokens + report.output_tokens:,} tokens, ${report.cost:.4f}; "
         f"ROOT.md {'rebuilt' if report.root_changed else 'unchanged'} ({report.seconds:.1f}s)"
     ]
-    lines += [f"  failed {unit}: {reason}" for unit, reason in report.failed]
+    lines += [f"  failed {unit}: {reason.removeprefix(unit + ': ')}" for unit, reason in report.failed]
     lines += [f"  blocked {unit}: {reason}" for unit, reason in report.blocked[:10]]
     if report.deferred:
         lines.append(f"  budget reached: {len(report.deferred)} unit(s) left for the next run")
@@ -666,16 +728,26 @@ def schedule(
 
     Example: memtree schedule --hour 4
     """
-    import shutil as _shutil
-
     from .ops import schedule_text
 
     with user_errors():
         vault = open_vault(ctx)
-    typer.echo(schedule_text(vault, _shutil.which("memtree") or "memtree", hour, minute))
+    typer.echo(schedule_text(vault, _installed_command(), hour, minute))
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _installed_command() -> str:
+    """This memtree's absolute path: cron and systemd have their own PATH, and a `.venv/bin/memtree`
+    run without activating the venv is on no PATH at all."""
+    import shutil
+
+    beside = Path(sys.executable).parent / "memtree"  # the script of the environment running now
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("memtree")
+    return str(Path(found).absolute()) if found else "memtree"
 
 
 @contextlib.contextmanager
@@ -751,12 +823,7 @@ def main() -> None:
     if _subcommand(sys.argv[1:]) == "add":
         # `memtree add` runs after every agent turn: a group holding just `add` saves building the
         # click commands of every other subcommand (~10 ms of a ~130 ms cold start, measured).
-        fast = typer.Typer(
-            name="memtree",
-            add_completion=False,
-            pretty_exceptions_enable=False,
-            context_settings={"help_option_names": ["-h", "--help"]},
-        )
+        fast = _typer()
         fast.callback()(main_options)
         fast.command()(add)
         fast(prog_name="memtree")
