@@ -187,7 +187,9 @@ def add(
     if text is None or text == "-":
         if text is None and sys.stdin.isatty():
             fail(errors.UsageError("no text given", hint="pass it as an argument, or pipe it in with `memtree add -`"))
-        text = sys.stdin.read()
+        # the newline that ends `echo`'s output is not part of the turn: `echo T | memtree add -` and
+        # `memtree add T` store the same chunk under the same id
+        text = sys.stdin.read().rstrip("\r\n")
     with user_errors():
         result = add_chunk(
             open_vault(ctx),
@@ -247,11 +249,9 @@ def import_(
         if len(report.failed) > 20:
             sys.stderr.write(f"memtree: ... and {len(report.failed) - 20} more (see --json)\n")
     if report.partial and not (report.added or report.existing):
-        fail(
-            errors.InvalidInputError(
-                f"nothing in {report.file} could be imported ({len(report.failed)} bad record(s))",
-                hint=f"is it {report.format}? pass --format jsonl|claude-code|chatgpt|locomo",
-            )
+        sys.stderr.write(
+            f"memtree: nothing in {report.file} could be imported (hint: is it {report.format}? "
+            "pass --format jsonl|claude-code|chatgpt|locomo)\n"
         )
     if report.partial:
         raise typer.Exit(errors.PARTIAL)
@@ -412,7 +412,7 @@ def _describe(report: CompactReport, committed: str | None) -> str:
         f"{report.input_tokens + report.output_tokens:,} tokens, ${report.cost:.4f}; "
         f"ROOT.md {'rebuilt' if report.root_changed else 'unchanged'} ({report.seconds:.1f}s)"
     ]
-    lines += [f"  failed {unit}: {reason.removeprefix(unit + ': ')}" for unit, reason in report.failed]
+    lines += [f"  failed {unit}: {reason.removeprefix(unit + ': ')}" for unit, reason in sorted(report.failed)]
     lines += [f"  blocked {unit}: {reason}" for unit, reason in report.blocked[:10]]
     if report.deferred:
         lines.append(f"  budget reached: {len(report.deferred)} unit(s) left for the next run")
