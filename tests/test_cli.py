@@ -490,3 +490,61 @@ def test_the_library_compact_honours_the_configured_budget(vault: Vault, monkeyp
         config.write_text(text.replace("  max_calls: null", "  max_calls: 2"))
         report = Memory.open(vault.root).compact(model="openai/fake-model")
         assert server.calls == 2 and report.calls == 2 and len(report.deferred) == 2
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+def run_on_a_terminal(argv: list[str]) -> tuple[int, str]:
+    """Runs memtree with stderr on a pseudo-terminal: (exit code, what the terminal showed)."""
+    import pty
+
+    env = {k: v for k, v in os.environ.items() if k != "MEMTREE_NO_PROGRESS"}
+    master, slave = pty.openpty()
+    with subprocess.Popen(
+        [str(Path(sys.executable).parent / "memtree"), *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env=env,
+    ) as proc:
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the terminal's other side is closed
+                break
+            if not data:
+                break
+            shown += data
+        code = proc.wait(timeout=120)
+    os.close(master)
+    return code, shown.decode("utf-8", "replace")
+
+
+def test_progress_bars_on_a_terminal_and_never_in_a_pipe(tmp_path: Path) -> None:
+    from compaction_tree.ingest import add
+
+    vaults = [Vault.init(tmp_path / name, "UTC")[0] for name in ("tty", "pipe")]
+    big = tmp_path / "big.jsonl"  # imports draw a bar from 2 MB up
+    line = {"timestamp": "2026-03-02T10:00:00Z", "speaker": "user", "text": "x"}
+    jsonl(big, [{**line, "text": f"{i}: " + "the deploy pipeline and its migrations " * 50} for i in range(1100)])
+    for vault in vaults:
+        for day in range(2, 6):
+            add(vault, f"Day {day}: we fixed the CORS preflight.", timestamp=f"2026-03-0{day}T10:00:00Z")
+    env = {k: v for k, v in os.environ.items() if k != "MEMTREE_NO_PROGRESS"}
+    for command in (["compact"], ["import", str(big)]):
+        code, shown = run_on_a_terminal(["--vault", str(vaults[0].root), *command])
+        assert code == 0 and "━" in shown, command
+        piped = subprocess.run(
+            [str(Path(sys.executable).parent / "memtree"), "--vault", str(vaults[1].root), *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert piped.returncode == 0 and "━" not in piped.stderr and "\x1b[" not in piped.stderr, command
+    add(vaults[0], "A later day: the webhook retries.", timestamp="2026-03-10T10:00:00Z")
+    code, shown = run_on_a_terminal(["--vault", str(vaults[0].root), "compact", "--json"])
+    assert code == 0 and "━" not in shown  # --json is for programs: no bars even on a terminal
