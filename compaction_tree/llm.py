@@ -215,6 +215,7 @@ class LiteLLMSummarizer:
         self._extra = dict(extra or {})  # e.g. mock_response= in unit tests
         self._litellm: Any = None
         self._learned_limit = 0  # set when the model refuses an input as too long
+        self._checked = False  # the model and its key, before the first call (see _preflight)
 
     # ---------------------------------------------------------------- the Summarizer protocol
 
@@ -231,6 +232,9 @@ class LiteLLMSummarizer:
         self._started = 0
 
     def estimate(self, unit: Unit) -> tuple[int, int, float]:
+        with self._lock:
+            if not self._checked:
+                self._check_model(self._lib())
         items = self._items(unit)
         tokens_in = sum(i.tokens for i in items) + self._count(SYSTEM_PROMPT) + 60
         tokens_out = unit.budget * 2
@@ -384,6 +388,10 @@ class LiteLLMSummarizer:
 
     def _call(self, messages: list[dict[str, str]], unit: Unit, deadline: float) -> str:
         litellm = self._lib()
+        with self._lock:
+            if not self._checked:
+                self._preflight(litellm)
+                self._checked = True
         for attempt in range(1, MAX_ATTEMPTS + 1):
             self._reserve(messages, unit)
             try:
@@ -414,6 +422,34 @@ class LiteLLMSummarizer:
             content = choices[0].message.content if choices else None
             return content if isinstance(content, str) else ""
         raise AssertionError("unreachable")
+
+    def _check_model(self, litellm: Any) -> None:
+        """A model string naming no provider fails every unit on its own: say so once (exit 8)."""
+        try:
+            litellm.get_llm_provider(self.model, api_base=self.settings.api_base)
+        except Exception:
+            raise LLMError(
+                f"unknown model {self.model!r}: LiteLLM cannot tell which provider serves it",
+                hint="name it as provider/model, e.g. openai/gpt-4o-mini, anthropic/claude-haiku-4-5, ollama/llama3.1",
+            ) from None
+
+    def _preflight(self, litellm: Any) -> None:
+        """Stops the run at once (exit 8) for what no retry can fix: an unknown model, or the provider's
+        key missing from the environment (LiteLLM reports that as a 500, which the retry policy would
+        retry for minutes per unit)."""
+        self._check_model(litellm)
+        if "mock_response" in self._extra:
+            return
+        try:
+            missing = litellm.validate_environment(self.model, api_base=self.settings.api_base).get("missing_keys")
+        except Exception:  # a provider it cannot check: the first call will tell
+            return
+        keys = [k for k in missing or () if isinstance(k, str) and k.endswith(("_KEY", "_TOKEN"))]
+        if keys:
+            raise LLMError(
+                f"{self.model} needs {' and '.join(keys)} in the environment",
+                hint=f"export {keys[0]}=... (cron and systemd do not read your shell profile: see `memtree schedule`)",
+            )
 
     def _guarded(self, litellm: Any, messages: list[dict[str, str]], unit: Unit) -> Any:
         """The call, in a thread we can walk away from if it outlives its timeout (a trickling server)."""
