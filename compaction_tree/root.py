@@ -20,7 +20,7 @@ from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
 from .summary import Summary
-from .text import sentences, word_forms
+from .text import prose_share, sentences, word_forms
 from .tokens import counter_for, tokenizer_name
 from .topics import aliases_of, candidates, display_name, phrase_query, phrases_for, rank_topics, topic_key
 from .vault import Vault
@@ -201,7 +201,7 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
         forms = word_forms(text)
         words = text.split()
         short = len(words) <= GIST_WORDS
-        prose = sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)  # not a trace or code
+        prose = prose_share(text) >= 0.7  # not a trace or code
         for n in (1, 2, 3):
             for i in range(len(forms) - n + 1):
                 gram = " ".join(forms[i : i + n])

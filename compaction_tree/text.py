@@ -353,6 +353,14 @@ def stems(text: str) -> list[str]:
     return found
 
 
+def prose_share(text: str) -> float:
+    """The share of a line's words that are words: low for stack traces, logs, JSON and shell output,
+    which carry many rare tokens (they would win on vocabulary) and say little to a reader."""
+    words = text.split()
+    plain = sum(1 for w in words if w.strip(".,;:!?()'\"`").isalpha())
+    return plain / len(words) if words else 0.0
+
+
 # ---------------------------------------------------------------- sentences
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)

@@ -12,7 +12,7 @@ import pytest
 from helpers import memtree, mtimes, snapshot
 
 from compaction_tree.compaction import LOCKED_MESSAGE, compact
-from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.extractive import PROMPT_VERSION, ExtractiveSummarizer
 from compaction_tree.ingest import add
 from compaction_tree.markdown import parse_summary
 from compaction_tree.summarizers import Limits
@@ -114,7 +114,7 @@ def test_summary_files_record_sources_identity_and_cite_what_they_cover(quarter:
     chunk_ids = {f.id for f in quarter.raw_files() if f.day == "2026-01-07"}
     assert {s.id for s in day.sources} == chunk_ids and day.chunks == len(chunk_ids)
     assert all(len(s.sha256) == 64 for s in day.sources)
-    assert day.summarizer.backend == "extractive" and day.summarizer.prompt_version == "extractive-1"
+    assert day.summarizer.backend == "extractive" and day.summarizer.prompt_version == PROMPT_VERSION
     assert day.draft.bullets() and all(set(b.sources) <= chunk_ids for b in day.draft.bullets())
     week = parse_summary((quarter.root / "weekly/2026-W02.md").read_text(), "weekly", "2026-W02", "w")
     assert [s.id for s in week.sources] == [
@@ -168,7 +168,7 @@ def test_determinism_does_not_depend_on_hash_seeds(tmp_path: Path) -> None:
         code = (
             "from datetime import datetime, timezone\nfrom compaction_tree.vault import Vault\n"
             "from compaction_tree.compaction import compact\n"
-            "from compaction_tree.extractive import ExtractiveSummarizer\n"
+            "from compaction_tree.extractive import PROMPT_VERSION, ExtractiveSummarizer\n"
             f"v = Vault.open({str(copy)!r})\n"
             "compact(v, ExtractiveSummarizer(v.config), datetime(2026, 4, 20, tzinfo=timezone.utc))\n"
         )
