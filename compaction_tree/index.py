@@ -33,7 +33,7 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """

@@ -211,6 +211,15 @@ STOPWORDS = frozenset(
 )
 
 # Words ending in s that are not plurals: folding them would make "news" mean "new".
+# nouns whose singular ends in -ie: their plural is not a -y word's ("cookies" -> cookie, "cities" -> city)
+_IE_NOUNS = frozenset(
+    """
+auntie bestie birdie boogie brownie budgie calorie collie cookie cutie eyrie foodie freebie genie goalie hippie
+hoodie indie lassie lingerie magpie movie newbie pixie prairie quickie rookie roomie selfie smoothie sweetie talkie
+techie veggie walkie yuppie zombie
+""".split()
+)
+
 _NOT_PLURAL = frozenset(
     [
         "always",
@@ -280,7 +289,7 @@ def word_form(token: str) -> str:
     if token[-1].isupper() and len(token) <= 5:  # CORS, AWS, iOS: an acronym, not a plural ("TOKENS" is shouting)
         return lower
     if lower.endswith("ies") and len(lower) > 4:
-        return lower[:-3] + "y"
+        return lower[:-1] if lower[:-1] in _IE_NOUNS else lower[:-3] + "y"  # cookies, but cities
     if lower.endswith("es") and lower[:-2].endswith(("ss", "x", "z", "ch", "sh")):
         return lower[:-2]
     if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
