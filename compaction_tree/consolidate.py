@@ -76,6 +76,7 @@ __all__ = [
 from .fact_text import (
     CHANGE_WORDS,
     GENERIC_ACRONYMS,
+    KNOWN_ASPECTS,
     Analysis,
     analyse,
     key_parts,
@@ -88,6 +89,7 @@ from .fact_text import (
     terms_of,
 )
 from .summary import FactCandidate
+from .text import stem
 from .topics import is_generic
 
 LINK_SIMILARITY = 0.75
@@ -245,18 +247,38 @@ class Consolidator:
             return 2
         if self.same_kind_of_change(a, b) or (not directed and self.same_kind_of_change(b, a)):
             return 2
+        if self.same_thing_changed(a, b) or (not directed and self.same_thing_changed(b, a)):
+            return 2
         return 1 if self.sim(a, b) >= LINK_SIMILARITY else 0
 
     @staticmethod
     def same_kind_of_change(a: _Claim, b: _Claim) -> bool:
         """b changes a value of the kind a states, about the same named thing, on no other side of it."""
-        aspects_a, aspects_b = a.aspects(), b.aspects()
+        aspects_a, aspects_b = a.aspects() & KNOWN_ASPECTS, b.aspects() & KNOWN_ASPECTS
         if not b.info.change or (aspects_a and aspects_b and not aspects_a & aspects_b):
             return False
         named = {n for n in a.info.names if not is_generic(n)}
         if not named or not any(n in b.info.names or name_parts(n) <= b.info.words for n in named):
             return False
         return bool(shapes_of(a.info) & shapes_of(b.info))
+
+    @staticmethod
+    def same_thing_changed(a: _Claim, b: _Claim) -> bool:
+        """b states a change about what a's key names, on the same side of it ("billing" and "billing_service",
+        "pandas" and "pandas_version"): one key's thing is the other's, or part of it."""
+        if not b.info.change:
+            return False
+        aspects_a, aspects_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
+        thing_a, thing_b = a.key - KNOWN_ASPECTS, b.key - KNOWN_ASPECTS
+        if not (thing_a <= thing_b or thing_b <= thing_a):
+            return False
+        if aspects_a and aspects_a == aspects_b:
+            return True  # "goal" and "running_goal"
+        shared = thing_a & thing_b
+        if aspects_a != aspects_b or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
+            return False
+        # no side named ("billing", "remy"): the same thing exactly, or a value of the same kind
+        return thing_a == thing_b or bool(shapes_of(a.info) & shapes_of(b.info))
 
     def relate(self, current: _Claim, new: _Claim) -> tuple[str, str]:
         """(merge | corroborate | contradict, the rule) for a statement about current's subject."""
@@ -455,6 +477,8 @@ class Consolidator:
         if new_wins:
             entry.history.insert(0, current.version(claim.valid_from, why, event.id))
             entry.current = claim
+            if claim.info.old and {stem(p) for p in entry.subject.split("_")} <= claim.info.old:
+                entry.subject = claim.subject  # it was named after the value that is now replaced
         else:
             entry.history.insert(0, claim.version(claim.valid_from, why, event.id))
         entry.members.extend(claim.members)

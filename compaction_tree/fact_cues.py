@@ -34,30 +34,63 @@ QUESTION_START = re.compile(
 HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|say|hypothetically|in theory|what if|let's say)\b"
     r"|\b(?:if (?:we|i|you|they|it)|what if|would|could|might|maybe|perhaps|were to|in theory|hypothetically|"
-    r"thinking (?:about|of)|considering|wondering|not sure|unsure|i guess|lol no)\b",
+    r"thinking (?:about|of)|considering|wondering|not sure|unsure|i guess|lol no|eventually|some ?day|one day|"
+    r"at some point|(?:he|she|they|you|it|we|that|i)['’]d (?!(?:like|love|prefer|rather|want)\b))\b",
     re.IGNORECASE,
 )
 TEMPORARY = re.compile(
     r"\b(?:for now|just for (?:today|now|this|the)|for today|today only|only today|this (?:week|time|sprint) only|"
     r"only (?:this|for this) (?:week|time|sprint|once)|for the moment|temporar(?:y|ily)|until (?:lunch|tonight|"
     r"tomorrow|monday|tuesday|wednesday|thursday|friday|the weekend|next week|further notice|we fix|it'?s fixed)|"
-    r"for the time being|this once|one[- ]off)\b",
+    r"for the time being|this once|one[- ]off|for (?:the next|this|these) (?:few |two |three |couple of |\d+ )?"
+    r"(?:days?|weeks?|sprint|session|run|test run|release)|for this [\w-]+(?: [\w-]+)? only|only for (?:this|the next)"
+    r"|while (?:i|we|he|she|they)(?:['’]m|['’]re|['’]s| am| are| is)? (?:away|out|off|gone|on leave|on vacation|"
+    r"travell?ing)|not\b[^.;]{0,40}\byet)\b",
     re.IGNORECASE,
 )
 REJECTED = re.compile(
     r"\b(?:decided against|not going (?:with|for)|won'?t (?:go with|use|be using)|rejected|ruled out|turned down|"
     r"vetoed|dropped the idea|not (?:yet )?decided|haven'?t decided|undecided|no decision|considered|discussed it|"
-    r"too expensive|not worth)\b",
+    r"said no|on the table|nobody (?:was|is) keen|passed on)\b",
     re.IGNORECASE,
 )
+# reasons to reject an option; in a change they explain why the old value went ("Render got too expensive")
+REJECTED_REASON = re.compile(r"\b(?:too expensive|too pricey|too slow|not worth|not a fit)\b", re.IGNORECASE)
 HEARSAY = re.compile(r"\b(?:says|said|told me|mentioned|according to|claims|apparently|heard)\b", re.IGNORECASE)
 # a metric moving or a bug fixed is an event, not a durable fact
 EVENT = re.compile(
     r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)"
     r"|\d+\s*(?:ms|kb|mb|gb)|"
-    r"fixed|resolved|solved|(?<!\()it was|they were)\b",
+    r"fixed|resolved|solved|(?<!\()it was|they were|as planned|as expected)\b",
     re.IGNORECASE,
 )
+# a sentence tied to one moment ("this morning", "tomorrow's lessons"), unless it says it lasts
+DEICTIC = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|last night|right now|just now|"
+    r"at the moment|an hour ago|minutes ago)\b",
+    re.IGNORECASE,
+)
+DURABLE = re.compile(
+    r"\b(?:from now on|going forward|moving forward|from here on|henceforth|in future|starting|"
+    r"as of (?!tonight|this|yesterday)|from (?:next|"
+    r"tomorrow|today|monday|tuesday|wednesday|thursday|friday)|these days|nowadays|always|every|never|any ?more|"
+    r"no longer|permanently|for good|by default)\b",
+    re.IGNORECASE,
+)
+# pasted logs, errors and code: what they hold is evidence, not a statement
+PASTED = re.compile(
+    r"https?://\S+/\S|\btraceback\b|\b\w+(?:Error|Exception)\b|\bHTTP/\d|^\$ |\{\s*\"|'[^']*'[^']*'[^']*'"
+    r"|\bblocked by\b|\bstatus(?:=|: )\d{3}"
+)
+# "... and now everything fails": a change told as a step of work, with what it broke or fixed
+CONSEQUENCE = re.compile(
+    r"\b(?:and|but|so)\s+(?:now\s+|then\s+|suddenly\s+)?(?:everything|nothing|it|that|all|the\s+[\w-]+(?:\s+[\w-]+)?)"
+    r"\s+(?:\w+\s+){0,4}?(?:fails?|failing|failed|breaks?|broke|errors?|crash\w*|stopped|backs? up|hangs?|times? out|"
+    r"doesn'?t work|won'?t \w+|works?|worked)\b",
+    re.IGNORECASE,
+)
+# something that happened once: a failure, a fix, a thing not done
+PAST_EVENT = re.compile(r"\b(?:failed|broke|crashed|fixed|resolved|solved|didn'?t|wasn'?t|went out|blew up)\b", re.I)
 HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
 ANSWERING = re.compile(
     r"\b(?:answers?|explanations?|responses?|replies|examples?|code (?:first|before|after|blocks?)|bullet points?|"
@@ -71,7 +104,7 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|w
 # a capitalized name of up to three words (case-sensitive inside the case-insensitive cues)
 _NAME = (
     r"(?-i:(?!(?:I|I'm|I've|I'd|My|We|Our|The|This|That|It|It's|You|Your|They|He|She)\b)"
-    r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
+    r"[A-Z][\w'’-]*(?:\s+(?:&\s+)?[A-Z][\w'’-]*){0,2})"
 )
 _TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)?"
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
@@ -90,6 +123,56 @@ _ROLES = (
     r"contractor|consultant|architect|recruiter|developer|dev|sre|qa|tester|writer|head|researcher|marketer|"
     r"accountant|coordinator|specialist|advocate|strategist|officer"
 )
+
+
+# Attributes of a thing, by the kind of fact that names them ("the owner of X is Y" is about a
+# person, "X's rate limit is Y" a constraint): English vocabulary for sides of a thing, no values.
+_ATTRIBUTE_KINDS = {
+    "entity": r"owner|maintainer|tech lead|dri|main contact|contact|point of contact|poc|go-to person|liaison|"
+    r"job title|title|role|birthday|home town|hometown",
+    "constraint": r"rate limit|api limit|request limit|limit|quota|cap|ceiling|budget|spending limit|deploy cutoff|"
+    r"cutoff|cut-off|code freeze|freeze|deadline|migration window|maintenance window|deploy window|window|"
+    r"data residency|residency",
+    "decision": r"hosting provider|hosting|host|cloud provider|database|db|datastore|data store|storage|ci provider|"
+    r"ci|build system|build server|job queue|task queue|message broker|broker|queue|container registry|registry|"
+    r"bundler|"
+    r"orm|framework|runtime|language|logging|log provider|monitoring|error tracking|tracing|search engine|cache|"
+    r"merge strategy|api versioning|versioning scheme|versioning",
+    "domain_fact": r"version|upstream timeout|request timeout|timeout|ttl|lifetime|expiry|uptime sla|sla|uptime target|"
+    r"availability target|billing cycle|billing|invoicing|daily standup|standup|stand-up|daily sync|sync|"
+    r"sprint length|sprint|iteration length|release cadence|cadence|region|time ?zone|url|domain|staging url",
+    "preference": r"alert channel|alerts channel|notification channel|editor|indentation|seat|diet",
+}
+_THING = r"[\w.'’&/-]+(?:\s+[\w.'’&/-]+){0,3}?"
+_COPULA = r"(?:is|are|=|:|will be|is now|are now|has been set to|is set to|stays|remains)"
+
+
+def _attribute_cue(kind: str) -> tuple[str, str, float, str, str, str]:
+    """ "X's owner is Y", "our numpy version is 1.26", "the rate limit for Acme is 40/s", "sets X's timeout to Y"."""
+    attribute = r"(?:(?:main|primary|current|new|default)\s+)?(?:" + _ATTRIBUTE_KINDS[kind] + r")"
+    pattern = (
+        r"^(?:the\s+|our\s+|my\s+)?(?P<s>"
+        + _THING
+        + r")(?:['’]s)?\s+(?P<sa>"
+        + attribute
+        + r")\s+"
+        + _COPULA
+        + r"\s+(?P<v>.+)"
+        r"|^(?:the\s+|our\s+|my\s+)?(?P<sa2>"
+        + attribute
+        + r")\s+(?:for|of|at|on|in|with)\s+(?:the\s+)?(?P<s2>"
+        + _THING
+        + r")\s+"
+        + _COPULA
+        + r"\s+(?P<v2>.+)"
+        r"|\bsets?\s+(?:the\s+)?(?P<sa3>"
+        + attribute
+        + r")\s+(?:for|of|on|in)\s+(?:the\s+)?(?P<s3>"
+        + _THING
+        + r")\s+to\s+(?P<v3>.+)"
+    )
+    who = "any" if kind == "domain_fact" else "user"
+    return (f"attribute-{kind}", kind, 0.75, who, "", pattern)
 
 
 @dataclass(frozen=True)
@@ -137,23 +220,48 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:that\s+)?(?P<v>.+)"),
     ("failures-caused-by", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes|errors|timeouts))\s+(?:(?:are|is|were|have been)\s+"
-     r"(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)|come from|comes from|stem from"
+     r"(?:(?:actually|really|mostly|usually|mainly|all)\s+)?(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)"
+     r"|come from|comes from|stem from"
      r"|stems from)\s+(?P<v>.+)"),
     ("another-cause", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?)\s+(?:failures?|crashes|outages|deploys?|builds?|tests?)\s+(?:have|has)\s+"
      r"(?:another|a different)\s+(?:cause|reason)\b\s*[:,-]*\s*(?P<v>.+)"),
     ("wrong-about", "failure_pattern", 0.8, "user", "failure",
      r"\b(?:we were|i was)\s+wrong about\s+(?P<s>.+?)\s*[,:;-]+\s*(?P<v>(?:it'?s\s+)?not\b.+)"),
+    # "<attribute> of <thing> is <value>", in its three word orders
+    _attribute_cue("entity"),
+    _attribute_cue("constraint"),
+    _attribute_cue("decision"),
+    _attribute_cue("domain_fact"),
+    _attribute_cue("preference"),
+    ("fails-for-another-reason", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:the\s+)?(?P<s>.+?)\s+(?:fails?|failing|breaks?|crash(?:es)?|flakes?)\s+for\s+(?:a\s+)?(?:different|another|other)"
+     r"\s+reason\s*[:,-]*\s*(?P<v>.+)"),
     # decisions
     ("we-decided", "decision", 0.85, "user", "",
      r"\b(?:we|i|the team|team)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|opted|"
-     r"committed)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
+     r"committed|went with)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
+    ("agreed-on-that", "decision", 0.8, "user", "",
+     r"^(?P<v>.+?)[,;]\s+(?:we|the team|everyone)\s+(?:all\s+)?(?:agreed|decided|settled)\s+(?:on\s+)?"
+     r"(?:that|this|it)\b"),
     ("decision-made", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;:-]+\s*(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)\b"),
     ("decision-colon", "decision", 0.8, "user", "", r"^(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
-     r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to)\s+(?:go(?:ing)? with|use|"
-     r"stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"),
+     r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to|i'?ll|i will)\s+(?:go(?:ing)? with|"
+     r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"),
+    ("we-use", "decision", 0.7, "user!", "",
+     r"^(?:we|i)\s+(?:use|run|rely on)\s+(?P<v>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*)\s+(?:for|as)\s+"
+     r"(?:the\s+|our\s+)?"
+     r"(?P<s>.+)"),
+    ("for-x-we-use", "decision", 0.75, "user", "",
+     r"^for\s+(?P<s>[\w .'-]{2,40}?),?\s+we\s+(?:use|run|rely on|go with|chose|picked|deploy to|build (?:on|with))\s+"
+     r"(?P<v>.+)"),
+    ("put-on", "decision", 0.75, "user!", "host",
+     r"\b(?:we'?ll|we will|let'?s|we)\s+(?:put|host|deploy|run)\s+(?P<s>.+?)\s+on\s+(?P<v>.+)"
+     r"|^(?P<s2>" + _NAME + r")\s+(?:goes|go|lives|stays)\s+on\s+(?P<v2>.+)"),
+    ("x-with-y-please", "decision", 0.75, "user!", "",
+     r"^(?P<s>[\w -]{2,20}?)\s+(?:with|on|via|through)\s+(?P<v>" + _NAME + r")\s*,?\s*please\b"),
     ("we-host", "decision", 0.75, "user!", "",
      r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at)\s+(?P<v>.+)"),
     ("uses-for", "decision", 0.75, "user!", "",
@@ -170,7 +278,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"),
     ("will-run-on", "decision", 0.7, "user!", "",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,50}?)\s+(?:will|is going to|are going to)\s+(?:run|live|be hosted|be deployed|"
-     r"keep (?:its|their) data|store (?:its|their) data|stay|build|use)\s+(?:on|in|with|at)?\s*(?P<v>.+)"),
+     r"keep (?:its|their) data|store (?:its|their) data|stay|build|use)\s+(?:on|in|with|at)?\s*(?P<v>.+)"
+     r"|^(?P<s2>(?:the\s+)?[\w.' -]{2,50}?)\s+(?:will|is going to)\s+(?:process|run|handle|queue|schedule)\s+"
+     r"(?:its|their)\s+(?P<s3>jobs|tasks|work|queue|background jobs)\s+(?:with|on|in|through|via)\s+(?P<v2>.+)"),
     # a person's own preferences
     ("for-x-i-prefer", "preference", 0.85, "user", "",
      r"^for\s+(?P<s>[\w .'-]{2,40}?),?\s+i\s+(?:really\s+|much\s+|always\s+)?(?:prefer|like|want|use)\s+(?P<v>.+)"),
@@ -179,9 +289,17 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:how|the way|what)\s+(?:i|we)\s+(?:like|want|prefer)\s+(?:it|them)\b"),
     ("my-thing-is", "preference", 0.75, "user", "",
      r"\bmy\s+(?P<s>(?:[\w-]+\s+)?(?:order|drink|coffee|tea|diet|seat|editor|ide|shell|stack|language|framework|"
-     r"style|setup|pronouns|(?:\w+\s+)?of choice))\s+(?:is|are|=|:)\s+(?P<v>.+)"),
+     r"style|setup|pronouns|(?:\w+\s+)?of choice))(?:\s+(?:at|for|in|on)\s+(?:the\s+)?[\w'’ -]{1,25}?)?\s+"
+     r"(?:is|are|=|:)\s+(?:always\s+|usually\s+|still\s+)?(?P<v>.+)"),
+    ("what-i-get", "preference", 0.75, "user", "",
+     r"^(?P<v>.+?)\s+is\s+(?:what|all)\s+i\s+(?:always\s+|usually\s+)?(?:get|order|drink|eat|use|want|like|prefer|"
+     r"have|book|pick)\b"),
+    ("when-i-want", "preference", 0.75, "user", "",
+     r"^(?:when|whenever)\s+i\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?(?:want|like|prefer|need|take|get|book|"
+     r"pick)\s+(?P<v>.+)"),
     ("i-am-diet", "preference", 0.8, "user", "diet",
-     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+)?(?P<v>" + _DIETS + r")\b"),
+     r"\bi(?:'m|\s+am|'ve been|\s+have been|\s+went|\s+became|'ve gone|\s+have gone|\s+turned)\s+"
+     r"(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+|completely\s+)?(?P<v>" + _DIETS + r")\b"),
     ("aiming-for", "preference", 0.7, "user", "goal",
      r"\b(?:this year i want to|i'?m training for|i'?m aiming for|my goal is to|i want to finally)\s+(?P<v>.+)"),
     ("give-me-please", "preference", 0.75, "user", "",
@@ -192,6 +310,29 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<v>.+?)\s+for\s+me,?\s+(?:always|please|every time|thanks|no exceptions)\b"),
     ("works-best-for-me", "preference", 0.75, "user", "",
      r"^(?:for\s+(?P<s>[\w .'-]{2,40}?),\s+)?(?P<v>.+?)\s+works?\s+best\s+for\s+me\b"),
+    ("how-i-want-it", "preference", 0.8, "user", "",
+     r"^(?P<v>.+?)[,;]\s+(?:that'?s|it'?s|this is)\s+(?:how|the way|what|the\s+(?:[\w-]+\s+){0,2}?)\s*(?:i|we)\s+"
+     r"(?:like|want|prefer|need)\b"),
+    ("for-x-imperative", "preference", 0.75, "user", "",
+     r"^for\s+(?P<s>[\w .'-]{2,40}?),\s+(?P<v>(?:send|give|use|show|ping|email|call|text|put|write|keep|notify|tell)"
+     r"\b.+)"),
+    ("x-should-go", "preference", 0.7, "user", "",
+     r"^(?P<s>(?:the\s+|my\s+|our\s+)?[\w .'-]{2,40}?)\s+should\s+(?:always\s+)?(?P<v>(?:go|be sent|come|use|be)\b.+)"),
+    ("x-in-every", "preference", 0.7, "user", "",
+     r"^(?P<v>(?!the\b)(?:[\w-]+\s+){0,3}?[\w-]+)\s+in\s+(?:every|all|each|any)\s+(?P<s>[\w -]{2,20}?)\b(?:[,;.]|$)"),
+    ("i-want-every", "preference", 0.75, "user", "",
+     r"\bi\s+(?:always\s+)?(?:want|need|like|expect)\s+(?P<v>.+?\b(?:every|each|all|any|always)\b.*)"),
+    ("x-always", "preference", 0.7, "user", "",
+     r"^(?P<v>[^,;]+?)(?:,?\s+please)?,?\s+(?:always|every time|each time|no exceptions|without exception)\.?$"),
+    ("x-never-y", "preference", 0.7, "user", "",
+     r"^(?P<v>[^,;]{2,30}?),\s+never\s+[^,;]{2,30}?\.?$"),
+    ("x-when-possible", "preference", 0.7, "user", "",
+     r"^(?P<v>[^,;]+?),?\s+(?:whenever|when|where|if)\s+(?:you can|possible|it'?s possible)\.?$"),
+    ("i-want-alerts", "preference", 0.75, "user", "",
+     r"\bi\s+(?:want|like|prefer|need)\s+(?P<s>(?:[\w.-]+\s+){0,2}(?:alerts|notifications|pages|reports|updates|"
+     r"summaries|digests))\s+(?:in|on|via|through|as|by|to)\s+(?P<v>.+)"),
+    ("changed-my-mind", "preference", 0.8, "user", "",
+     r"\bi'?ve\s+changed\s+my\s+mind\s+(?:on|about)\s+(?P<s>[\w .'-]{2,30}?)\s*[:,;-]\s*(?P<v>.+)"),
     ("thats-my-preference", "preference", 0.8, "user", "",
      r"^(?P<v>.+?),?\s+(?:that'?s|it'?s|this is)\s+my\s+(?:preference|rule|default|style|go-to|way)\b"),
     ("want-x-not-y", "preference", 0.75, "user", "",
@@ -216,7 +357,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:\s+(?:for|this|in)\s+[\w ]{1,20}?)?\s*(?:is|are|=|:)\s+(?P<v>.+)"),
     ("goal-colon", "preference", 0.75, "user", "",
      r"^(?P<s>(?:[\w-]+\s+){0,2}?(?:goal|target|resolution|rule))\s+(?:for"
-     r"|this)\s+(?:the\s+)?[\w ]{1,20}?:\s*(?P<v>.+)"),
+     r"|this)\s+(?:the\s+)?[\w ]{1,20}?:\s*(?P<v>.+)"
+     r"|^(?:new\s+|current\s+)?(?P<s2>(?:[\w-]+\s+){0,2}?(?:goal|target|resolution))\s*:\s*(?P<v2>.+)"),
     ("please-always", "preference", 0.85, "user", "",
      r"^(?:please\s+)?(?:always|from now on,?\s+(?:please\s+)?(?:always\s+)?)\s*(?P<v>(?:give|show|use|write|answer|"
      r"reply|send|put|add|include|explain|start|keep|format|respond|call|ask|tell|remind|check|suggest|book|get|order"
@@ -234,7 +376,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<v>.+?)\s+for\s+(?P<s>[\w -]{3,30}?)[,;]\s+(?:never anything else|nothing else|no exceptions|always|"
      r"every time)\b"),
     ("x-colon-y-only", "preference", 0.75, "user", "",
-     r"^(?P<s>[\w .'-]{2,40}?):\s+(?P<v>[^,;]+?)[,;]\s+(?:never anything else|nothing else|no exceptions|only that|"
+     r"^(?P<s>(?-i:(?![A-Z][a-z]+\s+[a-z]+s\b))[\w .'-]{2,40}?):\s+(?P<v>[^,;]+?)[,;]\s+"
+     r"(?:never anything else|nothing else|no exceptions|only that|"
      r"always)\b"),
     ("every-time", "preference", 0.75, "user", "",
      r"^(?P<v>.+?)\s+(?:every time|always|each time)\b.*\b(?:that'?s my rule|my rule|no exceptions)\b"),
@@ -255,12 +398,27 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("cant-eat", "constraint", 0.8, "user", "allergy",
      r"^(?P<s>" + _NAME + r")\s+(?:can'?t|cannot|mustn'?t|shouldn'?t|must not)\s+(?:eat|have|drink|tolerate|be near)\s+"
      r"(?P<v>.+)"),
+    ("deploys-stop-at", "constraint", 0.8, "user", "cutoff",
+     r"^(?:(?:" + _WEEKDAY + r")\s+)?(?P<s>(?:deploys?|deployments?|releases?|merges?|pushes)(?:\s+(?:for|to|on|of)\s+"
+     r"[\w.-]+)?)\s+(?:stop|end|freeze|close|are frozen)\s+(?:at|after)\s+(?P<v>.+)"),
+    ("we-only-run", "constraint", 0.75, "user", "window",
+     r"\bwe\s+only\s+(?:run|do|ship|deploy|release|merge|apply)\s+(?P<s>.+?)\s+(?P<v>(?:between|after|before|on|during|"
+     r"outside)\s+.+)"),
+    ("can-at-most", "constraint", 0.75, "user", "limit",
+     r"^(?P<s>" + _NAME + r")\s+can\s+(?:make|send|do|have|use|call)\s+(?:at most|up to|max(?:imum)?|no more than)\s+"
+     r"(?P<v>.+)"),
+    ("can-spend-at-most", "constraint", 0.75, "user", "budget",
+     r"\b(?:we|i)\s+can\s+(?:spend|pay|use)\s+(?:at most|up to|max(?:imum)?|no more than)\s+(?P<v>\S+(?:\s+\w+)?)\s+"
+     r"(?:on|for)\s+(?P<s>.+)"),
     ("meeting-free", "constraint", 0.8, "user", "meeting",
      r"^(?P<v>" + _WEEKDAY + r"(?:\s+(?:mornings?|afternoons?|evenings?))?)\s+(?:are|is)\s+(?:meeting[- ]free|"
      r"no[- ]meeting|blocked|focus time|off limits)"
-     r"|\bkeep\s+(?:my\s+)?(?:calendar|schedule)\s+(?:clear|free|empty)\s+(?:on\s+)?(?P<v2>.+)"),
+     r"|\bkeep\s+(?:my\s+)?(?:calendar|schedule)\s+(?:clear|free|empty)\s+(?:on\s+)?(?P<v2>.+)"
+     r"|\b(?:don'?t|do not|never)\s+(?:put|book|schedule|add|set up)\s+(?:me\s+)?(?:any\s+)?(?:meetings|calls)\s+"
+     r"(?:on|in|for|during)\s+(?:my\s+)?(?P<v3>" + _WEEKDAY + r"(?:\s+(?:mornings?|afternoons?|evenings?))?)"),
     ("never", "constraint", 0.8, "user", "",
-     r"^(?:please\s+|we\s+|you\s+)?(?:never|do not ever|don'?t ever|must never|should never)\s+(?P<v>.+)"),
+     r"^(?:please\s+|we\s+|you\s+)?(?:never|do not ever|don'?t ever|must never|should never)\s+(?P<v>.+)"
+     r"|^(?:nobody|no one|no-one)\s+(?P<v2>(?:deploys|merges|pushes|releases|ships|touches|runs|books)\b.+)"),
     ("dont-recurring", "constraint", 0.75, "user", "",
      r"^(?:please\s+)?(?:don'?t|do not)\s+(?P<v>(?:deploy|schedule|book|merge|push|release|run|ship|call|email|touch)\b"
      r".*\b(?:on\s+\w+days|weekends?|mornings|evenings|after\s+\d|before\s+\d|past\s+(?:\d|noon|midnight)|ever)\b.*)"),
@@ -272,6 +430,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>.+?)\s+(?:must|must not|mustn'?t|has to|have to|need to|needs to|is required to|are required to|"
      r"may only|can only|is not allowed to|are not allowed to)\s+(?P<v>(?:stay|remain|be|live|run|go|happen|ship|use|"
      r"wait|send|make|get|never|not|only|always)\b.+)"),
+    ("change-needs", "constraint", 0.75, "user", "",
+     r"^(?P<s>(?:[\w-]+\s+){0,2}(?:deploys?|deployments?|releases?|merges?|prs?|pull requests?|changes|migrations|"
+     r"commits|endpoints))\s+(?:needs?|requires?|must have|must get)\s+(?P<v>.+)"),
     ("requires", "constraint", 0.75, "user", "",
      r"^(?P<s>.+?)\s+(?:requires|require|mandates|insists that)\s+(?P<v>.+)"),
     ("capped-at", "constraint", 0.8, "user", "limit",
@@ -303,7 +464,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
      r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),
     ("owns", "entity", 0.8, "user", "owner",
-     r"^(?P<v>" + _NAME + r")\s+(?:owns|maintains|is responsible for|is in charge of|looks after|leads)\s+(?P<s>.+)"),
+     r"^(?P<v>" + _NAME + r")\s+(?:is\s+(?:the\s+one|who)\s+(?:who|that)\s+)?(?:owns|own|maintains|maintain|"
+     r"is responsible for|is in charge of|looks after|leads|lead)\s+(?P<s>.+)"),
     ("owner-of", "entity", 0.8, "user", "owner",
      r"^(?P<v>" + _NAME + r")\s+is\s+(?:the\s+|our\s+)?(?:(?:new|current|main)\s+)?(?:owner|maintainer|lead|"
      r"point of contact|dri)\s+(?:of|for|on)\s+(?P<s>.+)"),
@@ -318,6 +480,11 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("contact-at", "entity", 0.8, "user", "contact",
      r"\b(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|liaison)\s+(?:at|for|with|in)\s+(?P<s>.+?)\s+"
      r"(?:is|=|:)\s+(?P<v>" + _NAME + r")"),
+    ("at-x-contact-is", "entity", 0.8, "user", "contact",
+     r"^at\s+(?P<s>" + _NAME + r"),?\s+(?:our|the)\s+(?:main\s+|primary\s+)?(?:contact|point of contact|poc)\s+is\s+"
+     r"(?P<v>" + _NAME + r")"),
+    ("is-x-s-now", "entity", 0.75, "user", "owner",
+     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+(?P<v>" + _NAME + r")['’]s\s+now\b"),
     ("go-through", "entity", 0.75, "user", "contact",
      r"\bfor\s+anything\s+(?P<s>[\w .'-]+?)[- ]related,\s+(?:go through|talk to|ask|contact|ping)\s+"
      r"(?P<v>" + _NAME + r")"),
@@ -330,6 +497,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<s2>" + _NAME + r")\s+(?:celebrates|has)\s+(?:their|his|her)\s+birthday\s+(?:on\s+)?(?P<v2>.+)"),
     ("role", "entity", 0.7, "user", "role",
      r"^(?P<s>" + _NAME + r")\s+(?:is|works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
+     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+    ("joining-as", "entity", 0.75, "user", "role",
+     r"^(?P<s>" + _NAME + r")\s+is\s+joining(?:\s+us)?\s+as\s+(?:an?\s+|our\s+)?(?:new\s+)?"
      r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
     ("became-role", "entity", 0.75, "user", "role",
      r"^(?P<s>" + _NAME + r")\s+(?:became|becomes|is now|was promoted to|got promoted to|moved into|stepped into|"
@@ -356,13 +526,26 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,30}?\b(?:standup|stand-up|meeting|sync|retro|retrospective|review|1:1|"
      r"one-on-one|check-in|planning|demo))\s+(?:is|starts|happens|runs|begins)\s+(?:(?:every day|daily|now)\s+)?"
      r"(?:at\s+)?(?P<v>" + _TIME + r")\b"
+     r"|^(?:the\s+)?(?P<s4>standup|stand-up|daily sync|sync)\s+(?:for|of)\s+(?:the\s+)?(?P<s5>[\w-]+(?:\s+team)?)\s+"
+     r"(?:is|starts|happens|runs|begins)\s+(?:at\s+)?(?P<v4>" + _TIME + r")\b"
      r"|^(?P<s2>(?:the\s+)?[\w-]+(?:\s+team)?)\s+stands\s+up\s+(?:every\s+(?:day|morning)\s+|daily\s+)?at\s+"
      r"(?P<v2>" + _TIME + r")\b"),
     ("setting-is", "domain_fact", 0.75, "any", "",
      r"\b(?:the\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:timeout|ttl|retention|sla|quota|threshold|interval|port|limit|"
      r"max(?:imum)?|minimum|batch size|pool size))\s+(?:for|of|in|on)\s+(?P<s2>[\w.-]+)\s+(?:is|are|=)\s+(?P<v>.+)"),
     ("times-out-at", "domain_fact", 0.75, "any", "timeout",
-     r"^(?P<s>[\w.-]+)\s+(?:times\s+out|gives\s+up)\s+(?:[\w ]+?\s+)?(?:at|after)\s+(?P<v>\d.+)"),
+     r"^(?:the\s+)?(?P<s>[\w.-]+)\s+(?:times\s+out|gives\s+up)\s+(?:[\w ]+?\s+)?(?:at|after)\s+(?P<v>\d.+)"),
+    ("is-address", "domain_fact", 0.75, "user", "url",
+     r"^(?:the\s+|our\s+)?(?P<s>[\w -]{2,30}?)\s+(?:is|lives at|is at|is served (?:at|from)|runs at)\s+"
+     r"(?P<v>https?://\S+|(?-i:[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud))\b)"
+     r"|^(?P<v2>https?://\S+|(?-i:[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)))\s+is\s+(?:the|our)\s+(?:new\s+)?"
+     r"(?P<s2>[\w -]{2,30}?)\s*(?:from now on|going forward|now|$)"),
+    ("deploys-from", "domain_fact", 0.75, "user", "deploy",
+     r"^(?:the\s+)?(?P<s>[\w.-]+(?:\s+[\w.-]+)?)\s+(?:auto-?deploys|deploys automatically|is deployed|gets deployed)\s+"
+     r"from\s+(?P<v>.+)"),
+    ("stack-is", "domain_fact", 0.75, "user!", "stack",
+     r"^(?:the\s+|our\s+)?(?P<s>backend|frontend|stack|api|server|client|web app|mobile app)\s+(?:is|=|:)\s+"
+     r"(?P<v>" + _NAME + r".*)"),
     ("billed", "domain_fact", 0.75, "user", "billing",
      r"^(?P<s>" + _NAME + r")\s+(?:is billed|are billed|pays|pay|is invoiced|are invoiced|renews|gets invoiced)\s+"
      r"(?P<v>monthly|quarterly|annually|yearly|weekly|every\s+[\w ]+|once a [\w]+|twice a [\w]+)\b"),
@@ -388,7 +571,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"pipelines)\s+run))\s+(?:on|in|to|with|at|using)\s+(?P<v>.+)"),
     ("stores-in", "decision", 0.7, "user!", "datastore",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:(?:everything|all (?:its|"
-     r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"),
+     r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"
+     r"|^(?:all\s+(?:of\s+)?)?(?:the\s+)?(?P<s2>[\w.' -]{2,40}?)(?:['’]s)\s+data\s+"
+     r"(?:lives|is stored|is kept|sits|goes)\s+"
+     r"(?:in|on)\s+(?P<v2>.+)"),
 )
 
 # Broad cues: the general shapes of a durable statement, for wordings the cues above were not
@@ -412,7 +598,7 @@ _RELATIONS = (
     r"(?:\w+'s\s+)?birthday|address|home town|hometown"
 )
 EVIDENCE = re.compile(
-    r"^(?:(?:from what i can see|based on|going by|judging by|according to|looking at|checking|from)\b[^,]{0,60},\s*"
+    r"^(?:(?:from what i can see|based on|going by|judging by|according to|looking at|checking|from|in)\b[^,]{0,60},\s*"
     r"|(?:it\s+)?looks like\s+|so\s+)",
     re.IGNORECASE,
 )
@@ -446,11 +632,13 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>[\w -]{3,40}?)\s+never\s+(?P<v>(?:go|goes|get|gets|leave|leaves|run|runs|ship|ships|touch|touches)\b.+)"),
     ("broad-no-x", "constraint", 0.7, "user", "",
      r"^no\s+(?P<s>(?!worries|problem|idea|clue|way|rush|thanks|luck|need|pressure|big deal)[\w-]+(?:\s+[\w-]+)?)\s+"
-     r"(?P<v>(?:on|during|before|after|without|outside)\s+.+)"),
+     r"(?P<v>(?:on\s+(?:\w+\s+)?(?:" + _WEEKDAY + r"|weekends?|holidays?)\b|(?:during|before|after|without|outside)\s)"
+     r".*)"),
     ("broad-hard-stop", "constraint", 0.75, "user", "",
      r"\bhard\s+(?:stop|limit|cap|deadline|cutoff)\b\s*(?:at|of|is|:)?\s*(?P<v>.+)"),
     ("broad-decided", "decision", 0.75, "user", "",
-     r"^(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*(?P<v>.+)"
+     r"^(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*"
+     r"(?P<v>(?!.*\b(?:too|as well|also)\W*$).+)"
      r"|^(?P<v2>" + _NAME + r")\s+it is\b"
      r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"),
     ("broad-we-will", "decision", 0.7, "user", "",

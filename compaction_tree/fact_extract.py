@@ -19,7 +19,10 @@ from .fact_cues import (
     ANSWERING,
     ASSISTANTS,
     BROAD_CUES,
+    CONSEQUENCE,
     CUES,
+    DEICTIC,
+    DURABLE,
     EVENT,
     EVIDENCE,
     FIRST_PERSON,
@@ -28,15 +31,29 @@ from .fact_cues import (
     HYPOTHETICAL,
     LEAD_VERB,
     ONE_OFF,
+    PAST_EVENT,
+    PASTED,
     PREAMBLE,
     QUESTION_START,
     REJECTED,
+    REJECTED_REASON,
     TEMPORARY,
     TRAILER,
     VALUE_SPLIT,
     Cue,
 )
-from .fact_text import ASPECT_OF, CHANGE_VERB, CHANGE_WORDS, NEW_VALUE, change_of, names_of, plain_text
+from .fact_text import (
+    ASPECT_OF,
+    CHANGE_VERB,
+    CHANGE_WORDS,
+    CLASS_NOUNS,
+    KNOWN_ASPECTS,
+    NEW_VALUE,
+    Change,
+    change_of,
+    names_of,
+    plain_text,
+)
 from .summary import FactCandidate
 from .text import STOPWORDS, WORD, fold, sentences, stem, word_form
 from .topics import is_generic
@@ -66,18 +83,54 @@ def clean_sentence(sentence: str) -> str:
     return text.rstrip(" ,;:-")
 
 
-def _disqualified(text: str, cue: Cue) -> bool:
-    """Questions, hypotheticals, temporary arrangements, rejected options and hearsay state no fact."""
-    if text.endswith("?") or QUESTION_START.match(text):
-        return True
-    if TEMPORARY.search(text) or REJECTED.search(text):
-        return True
-    if HYPOTHETICAL.search(text):
-        # "X fails if the cache is cold" is a failure pattern; "if we decided..." is not a decision
-        conditional_failure = cue.category == "failure_pattern" and not re.match(r"(?:if|what if)\b", text, re.I)
-        if not conditional_failure:
-            return True
-    return cue.category not in ("entity", "failure_pattern") and bool(HEARSAY.search(text))
+_URL = re.compile(r"https?://\S+")
+_REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
+_CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence split where chat starts a new one in lowercase or after an emoji ("agreed. commit: ...")."""
+    parts: list[str] = []
+    for piece in _CLAUSE_BREAK.split(" ".join(sentence.split())):
+        if parts and _ABBREVIATION.search(parts[-1]):
+            parts[-1] += " " + piece
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+def rejection(text: str, raw: str, category: str, change: Change | None = None) -> str | None:
+    """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
+
+    Questions, pasted logs, temporary arrangements, rejected options, hypotheticals, hearsay, what
+    one moment holds ("this morning", unless it says it lasts), and work told as it happens ("I
+    moved X and now everything fails", "CI didn't run it").
+    """
+    if "?" in _URL.sub("", text) or QUESTION_START.match(text):
+        return "question"
+    if PASTED.search(raw):
+        return "pasted"
+    if TEMPORARY.search(text):
+        return "temporary"
+    if REJECTED.search(text) or (REJECTED_REASON.search(text) and not (change and change.new)):
+        return "rejected"
+    # "X fails if the cache is cold" is a failure pattern; "if we decided..." is not a decision
+    conditional_failure = category == "failure_pattern" and not re.match(r"(?:if|what if)\b", text, re.IGNORECASE)
+    if HYPOTHETICAL.search(text) and not conditional_failure:
+        return "hypothetical"
+    if category not in ("entity", "failure_pattern") and HEARSAY.search(text):
+        return "hearsay"
+    stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
+    if DEICTIC.search(raw) and not DURABLE.search(raw) and not stated_change:
+        return "one-off"
+    if category != "failure_pattern":
+        if CONSEQUENCE.search(text):
+            return "narrative"
+        if PAST_EVENT.search(_REASON.split(text)[0]):
+            return "event"
+    return None
 
 
 def key_words(text: str, generic: bool = False) -> list[str]:
@@ -106,6 +159,9 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
         ascii_form = unicodedata.normalize("NFKD", form).encode("ascii", "ignore").decode()
         words.extend(p for p in re.split(r"[^a-z0-9]+", ascii_form.lower()) if p and p not in words)
     words = list(dict.fromkeys(ASPECT_OF.get(w, w) for w in words))
+    specific = [w for w in words if w not in CLASS_NOUNS and w not in ASPECT_OF.values()]
+    if specific:  # "ledger_datastore", not "ledger_service_datastore"
+        words = [w for w in words if w not in CLASS_NOUNS]
     if aspect and aspect not in words:
         words = [*words[: MAX_KEY_WORDS - 1], aspect]
     return "_".join(words[:MAX_KEY_WORDS])
@@ -113,7 +169,9 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
 
 def _subject_of(match: re.Match[str], cue: Cue) -> str:
     groups = {k: v for k, v in match.groupdict().items() if v}
-    subject = " ".join(groups[k] for k in ("s0", "s", "s2", "s3") if k in groups)
+    subject = " ".join(
+        groups[k] for k in sorted(groups) if k[:1] == "s" and k[1:2] in ("", "0", "a", "2", "3", "4", "5")
+    )
     verb = (groups.get("verb") or "").lower()
     if (
         subject
@@ -153,9 +211,67 @@ class Extracted:
     cue: str
 
 
+_ONE_CHOICE = re.compile(
+    r"^the\b.{0,40}\b(?:approach|option|one|idea|version|variant|solution|fix|way|plan)\b", re.IGNORECASE
+)
+_SELF = re.compile(r"^(?:i|i'm|i am|we|we're|we are)$", re.IGNORECASE)
+_SELF_RULE = re.compile(r"^(?:stay|remain|keep|support|comply|use|run|store|be|never|only|always)\b", re.IGNORECASE)
+
+
+# "On-call: three people from now on": a note's label names what its sentences are about
+_LABEL = re.compile(r"^(?P<label>[A-Za-z][\w'’/ -]{1,30}?)\s*:\s+(?=\S)")
+_NOT_A_TOPIC = re.compile(
+    r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|note|notes|n\.?b|rule|new rule|reminder|"
+    r"update|fyi|edit|ps|important|tl;?dr|heads[- ]up|quick note|side note|also|so|ok|okay|next|reasons?|causes?|"
+    r"impact|"
+    r"fix(?:es)?|problem|question|answer|results?|summary|todo|done|context|status|why|because|plan|idea|goal|target|"
+    r"curl|error|log|logs|output|example|e\.g)$"
+    r"|\b(?:i|me|my|we|us|our|you|your|this|that|it|he|she|they|for)\b",
+    re.IGNORECASE,
+)
+_VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b", re.IGNORECASE)
+# an address: a URL, or a host name in lowercase with a subdomain ("staging.example.app", not "Fly.io")
+_URL_VALUE = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)\b")
+_REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$", re.IGNORECASE)
+
+
+def topic_of(sentence: str) -> str:
+    """The label a note starts with ("Postgres: ...", "On-call: ..."), when it names a topic."""
+    match = _LABEL.match(" ".join(sentence.split()))
+    if match is None:
+        return ""
+    label = match.group("label").strip()
+    if len(label.split()) > 4 or _NOT_A_TOPIC.search(label) or not key_words(label, generic=True):
+        return ""
+    return label
+
+
 def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
-    """The durable fact one sentence states, or None (see the cue table and the disqualifiers)."""
-    text = clean_sentence(sentence)
+    """The first durable fact a sentence states, or None (see extract_statements)."""
+    found = extract_statements(sentence, speaker)
+    return found[0] if found else None
+
+
+def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
+    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`)."""
+    topic = topic_of(sentence)
+    found = (_extract_clause(clause, speaker, topic) for clause in clauses(sentence))
+    return [f for f in found if f is not None]
+
+
+def _with_value_aspect(key: str, value: str) -> str:
+    """A key that names no side of its thing takes one from the kind of value: a version, an address."""
+    if not key or set(key.split("_")) & KNOWN_ASPECTS:
+        return key
+    if _VERSION_VALUE.match(value):
+        return key_from_words(key.split("_"), "version")
+    if _URL_VALUE.search(value):
+        return key_from_words(key.split("_"), "url")
+    return key
+
+
+def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None:
+    text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
     assistant = is_assistant(speaker)
@@ -163,56 +279,83 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     # assistant read in the user's own setup, which the broad cues may take from it
     evidence = EVIDENCE.match(text)
     plain = text[evidence.end() :] if evidence else text
-    one_off = bool(ONE_OFF.search(sentence))  # before cleaning: "right now" is not chatter
+    one_off = bool(ONE_OFF.search(raw))  # before cleaning: "right now" is not chatter
     for cue in CUES:
         broad = cue.name in BROAD_CUES
-        if broad and (one_off or "?" in text):
+        if broad and one_off:
             continue
         if assistant and cue.who != "any" and not (broad and evidence and cue.category == "domain_fact"):
             continue
         match = cue.pattern.search(plain if broad else text)
-        if match is None or _disqualified(text, cue):
+        if match is None or rejection(text, raw, cue.category) is not None:
             continue
         if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
             continue  # "the app uses too much memory": about nothing in particular
         value = next((v for k, v in sorted(match.groupdict().items()) if k.startswith("v") and v), "")
+        if cue.category in ("preference", "entity") and _ONE_CHOICE.match(value):
+            continue  # "Priya prefers the --use-list approach": a pick among options for one task
         subject = _subject_of(match, cue)
-        key = (
-            subject_key(subject, aspect=cue.aspect)
-            or subject_key(value, aspect=cue.aspect)
-            or subject_key(value or text, aspect=cue.aspect, generic=True)
-        )
-        if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
-            key = "answers"  # how the assistant should answer: one subject, whatever the wording
+        # "I have to run to a meeting": what one must do now, unless it is a rule ("we must stay in the EU")
+        rule = DURABLE.search(text) or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
+        if cue.category == "constraint" and _SELF.match(subject.strip()) and not rule:
+            continue
+        key = _cue_key(cue, subject or topic, _REASON_TAIL.sub("", value), text)
         if not key:
             continue
         confidence = cue.confidence - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
         return Extracted(cue.category, key, _fact_text(speaker, text), round(confidence, 2), cue.name)
     change = change_of(text)
-    if change is None or assistant:
+    if change is None or change.contrast or assistant:
         return None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
-    bare = Cue("change", "decision", 0.8, "user", "", re.compile(""))
-    if _disqualified(text, bare) or EVENT.search(text):
+    if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
-    if not change.old and re.search(
-        r"\b(?:today|tonight|tomorrow|this (?:week|morning|afternoon|evening))\b", text, re.I
-    ):
-        return None  # "the meeting moved to 3pm today": a one-off
-    between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
-    parts = [text[: change.start], between.group("s") if between else "", change.subject]
+    key = change_key(text, change, topic)
+    if not key:
+        return None
+    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE)
+    return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
+
+
+def _cue_key(cue: Cue, subject: str, value: str, text: str) -> str:
+    if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
+        return "answers"  # how the assistant should answer: one subject, whatever the wording
+    key = subject_key(subject, aspect=cue.aspect) if subject else ""
+    if key:
+        return _with_value_aspect(key, value)
+    if cue.aspect and cue.category in ("preference", "constraint"):
+        return cue.aspect  # "I'm vegan", "I eat vegetarian": the side names the subject, the value is the value
+    change = change_of(value)
+    if change is not None and change.old:  # "Decision made: we're moving from Heroku to Fly.io"
+        return change_key(value, change)
+    sides = [w for w in key_words(value, generic=True) if ASPECT_OF.get(w) in KNOWN_ASPECTS]
+    if sides and not cue.aspect and cue.category == "preference":  # "I eat vegan": the subject is the diet
+        return key_from_words(sides)
+    return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
+
+
+_ADVERBS = frozenset({"officially", "finally", "just", "now", "all", "everything", "already", "actually", "also"})
+
+
+def change_key(text: str, change: Change, topic: str = "") -> str:
+    """The subject of a change: what changed, without its old and new values or the verb that says so."""
     later = NEW_VALUE.search(text, change.start) if not change.new else None
     new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
-    drop = [*key_words(change.old), *key_words(new), *verbs]
+    drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
+    between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
+    if change.subject or topic:
+        parts = [change.subject or topic]
+    else:
+        parts = [text[: change.start], between.group("s") if between else ""]
     key = (
         subject_key(*parts, drop=drop)
         or subject_key(text, drop=drop)
-        or subject_key(text, drop=[*key_words(change.old), *verbs])
+        or subject_key(change.old, generic=True)
         or subject_key(text, generic=True, drop=verbs)
     )
     if not key:
-        return None
+        return ""
     # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa
     named = names_of(text)[1] - names_of(change.old)[1] - names_of(new)[1]
     tokens = [
@@ -220,8 +363,7 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     ]
     if tokens and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
         key = key_from_words([*key_words(tokens[0]), *key.split("_")])
-    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE)
-    return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
+    return _with_value_aspect(key, new or change.old)
 
 
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
@@ -229,9 +371,8 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
     day = unit.period.key
     found: dict[tuple[str, str], FactCandidate] = {}
     for chunk in unit.chunks:
-        for sentence in sentences(chunk.text):
-            extracted = extract_sentence(sentence, chunk.speaker)
-            if extracted is None or extracted.confidence < config.fact_min_confidence:
+        for extracted in (e for s in sentences(chunk.text) for e in extract_statements(s, chunk.speaker)):
+            if extracted.confidence < config.fact_min_confidence:
                 continue
             key = (extracted.subject, plain_text(extracted.fact).casefold())
             previous = found.get(key)

@@ -16,8 +16,9 @@ from .topics import is_generic
 _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
 CHANGE_VERB = (
-    r"(?:switch|mov|migrat|chang|shift|bump|upgrad|downgrad|rais|lower|increas|decreas|reduc|transition|port|"
-    r"push|pull|updat|replac|swap|went|gone|go|goes|going|hand)\w*"
+    r"(?:(?:switch|push)(?:es|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
+    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac)(?:e|es|ed|ing)|went|gone|go|goes|"
+    r"going)"
 )
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
@@ -26,35 +27,52 @@ _CHANGE_FORMS = (
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+(?P<o>.+)",
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|abandon(?:ed|ing)?)\s+(?P<o>[^,;]+?)"
-    r"[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|now|from now on|going forward)\b)"
-    r"\s*(?P<v>.*)",
+    r"\boff\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
+    r"(?P<v>[^,;]+?)(?:\s+now)?$",
+    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
+    r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
+    r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
+    r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
+    r"^(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
+    r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
+    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b)\s*(?P<v>.*)",
     r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>.+?)(?:\s+please)?$",
     r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
-    r"\b(?:is|are)\s+off\s+(?P<o>[^,;]+?)(?:\s+as of\s+\w+)?[,;]",
-    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]+?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
+    r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
+    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*[,;]",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+)",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
-    r",\s+not\s+(?P<o>(?-i:[A-Z][\w.-]*|\d[\w.:,%]*)(?:\s+(?-i:[A-Z][\w.-]*))*)(?:\s+any\s?more)?$",
+    r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?\.?$",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
     r"\bnot\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
+    r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
     r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
+    r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
+    r"(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:on\s+|at\s+|in\s+|with\s+|using\s+)?(?P<v>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)\s+"
+    r"(?:now|these days|nowadays|going forward|from now on|from here on|as of [\w ]+?)(?=$|[,;.])",
+    r"\b(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|"
+    r"pulled|shortened|lengthened|shifted|switched|upgraded|downgraded)\s+(?P<s>(?:the|our|their|its|my|his|her)\s+"
+    r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+(?:bumped|raised|lowered|dropped|extended|"
+    r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
+    r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+to\s+"
     r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
+_CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+"))
 # the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
 NEW_VALUE = re.compile(
     r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
@@ -103,19 +121,36 @@ ASPECTS = {
     "role": "role title position job",
     "contact": "contact poc liaison",
     "goal": "goal goals target aim resolution",
+    "standup": "standup standups stand-up",
+    "timeout": "timeout timeouts",
+    "url": "url urls",
+    "queue": "queue queues broker",
+    "billing": "billing invoice invoiced invoices billed",
+    "sla": "sla uptime availability",
+    "rotation": "rotation",
+    "allergy": "allergy allergies allergic",
+    "birthday": "birthday birthdays",
 }
+# Words that name the class of a thing, not which one ("the billing service", "the Orca team"):
+# left out of a key that holds a more specific word
+CLASS_NOUNS = frozenset(
+    _wordset("service services team teams app apps application project projects repo repository system codebase")
+)
 # acronyms that name a side of things, not a thing: never what tells two subjects apart
 GENERIC_ACRONYMS = frozenset(
     _wordset("sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os")
 )
 ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
+KNOWN_ASPECTS = frozenset(ASPECTS)
 WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now"})
 
 
 @lru_cache(maxsize=65536)
 def key_parts(subject: str) -> frozenset[str]:
     """A subject key as a set of canonical words: what two keys are compared on."""
-    return frozenset(ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS)
+    parts = [ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
+    specific = [part for part in parts if part not in CLASS_NOUNS]
+    return frozenset(specific or parts)
 
 
 _VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
@@ -134,6 +169,7 @@ class Change:
     new: str
     subject: str
     start: int  # where in the text the change is stated
+    contrast: bool = False  # only "..., not Y": it names what is replaced, but is no change by itself
 
 
 _LAST_PHRASE = re.compile(r"^.*\b(?:on|in|at|to|with|for|is|are|get|gets|use|uses|using|now)\s+(?=\S)", re.IGNORECASE)
@@ -147,7 +183,9 @@ def change_of(text: str) -> Change | None:
             new = groups.get("v") or ""
             if "instead of" in match.group(0):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
                 new = _LAST_PHRASE.sub("", new)
-            return Change(groups.get("o") or "", new, groups.get("s") or "", match.start())
+            old = groups.get("o") or ""
+            contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
+            return Change(old, new, groups.get("s") or "", match.start(), contrast)
     return None
 
 

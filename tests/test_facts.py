@@ -69,7 +69,7 @@ def only(outcome_facts: Any, subject: str) -> Fact:
         ("Atlas CI runs on GitHub Actions", "decision", "atlas_ci"),
         ("never deploy Heron after 3pm on Fridays", "constraint", None),
         ("Acme's data must stay in the EU", "constraint", "acme_data"),
-        ("billing's datastore is Postgres", "domain_fact", "billing_datastore"),
+        ("billing's datastore is Postgres", "decision", "billing_datastore"),
         ("Milo is allergic to peanuts", "constraint", "milo_allergy"),
         ("Priya owns billing", "entity", "billing_owner"),
         ("my sister Ana lives in Lisbon", "entity", "ana_home"),
