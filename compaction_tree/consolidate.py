@@ -277,8 +277,10 @@ class Consolidator:
         shared = thing_a & thing_b
         if aspects_a != aspects_b or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
             return False
-        # no side named ("billing", "remy"): the same thing exactly, or a value of the same kind
-        return thing_a == thing_b or bool(shapes_of(a.info) & shapes_of(b.info))
+        # no side named ("billing", "remy"): the same thing (generic words aside), or a value of the same kind
+        specific_a = {w for w in thing_a if not is_generic(w)}
+        specific_b = {w for w in thing_b if not is_generic(w)}
+        return specific_a == specific_b or bool(shapes_of(a.info) & shapes_of(b.info))
 
     def relate(self, current: _Claim, new: _Claim) -> tuple[str, str]:
         """(merge | corroborate | contradict, the rule) for a statement about current's subject."""

@@ -15,7 +15,8 @@ ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "c
 PREAMBLE = re.compile(
     r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|anyway|unrelated|actually|alright|right|well|hey|psa|"
     r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
-    r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder)\b[,:;!.-]*\s*)+",
+    r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder|"
+    r"i (?:told|asked|reminded) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?(?=:))\b[,:;!.-]*\s*)+",
     re.IGNORECASE,
 )
 TRAILER = re.compile(
@@ -246,7 +247,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:that|this|it)\b"),
     ("decision-made", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;:-]+\s*(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)\b"),
-    ("decision-colon", "decision", 0.8, "user", "", r"^(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
+    ("decision-colon", "decision", 0.8, "user", "",
+     r"(?:^|,\s*)(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
      r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to|i'?ll|i will)\s+(?:go(?:ing)? with|"
      r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"),
@@ -321,7 +323,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("x-in-every", "preference", 0.7, "user", "",
      r"^(?P<v>(?!the\b)(?:[\w-]+\s+){0,3}?[\w-]+)\s+in\s+(?:every|all|each|any)\s+(?P<s>[\w -]{2,20}?)\b(?:[,;.]|$)"),
     ("i-want-every", "preference", 0.75, "user", "",
-     r"\bi\s+(?:always\s+)?(?:want|need|like|expect)\s+(?P<v>.+?\b(?:every|each|all|any|always)\b.*)"),
+     r"\bi\s+(?:always\s+)?(?:want|need|like|expect)\s+(?P<v>.+?\b(?:every|always|each time|all my|any time)\b.*)"),
     ("x-always", "preference", 0.7, "user", "",
      r"^(?P<v>[^,;]+?)(?:,?\s+please)?,?\s+(?:always|every time|each time|no exceptions|without exception)\.?$"),
     ("x-never-y", "preference", 0.7, "user", "",
@@ -347,7 +349,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"responses?|replies|code|examples?|summaries)\b.*)"),
     ("i-prefer", "preference", 0.85, "user", "",
      r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
-     r"(?P<v>.+?)(?:\s+(?:for|when|in|as|over|to)\s+(?P<s>.+))?$"),
+     r"(?P<v>.+?)(?:\s+(?:over|to|rather than)\s+[^,;]+?)?(?:\s+(?:for|when|in|as)\s+(?P<s>.+))?$"),
     ("id-rather", "preference", 0.75, "user", "", r"\bi(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<v>.+)"),
     ("my-favourite", "preference", 0.8, "user", "",
      r"\bmy\s+(?:all[- ]time\s+)?(?P<s>(?:favou?rite|usual|go-to|preferred|default)(?:\s+[\w-]+){0,3}?)\s*"
@@ -369,8 +371,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:from now on|going forward|in future|moving forward)$"),
     ("from-now-on", "preference", 0.8, "user", "",
      r"\b(?:from now on|going forward|moving forward|in (?:the )?future|henceforth)\b[,:]?\s*(?P<v>.+)"),
+    ("i-never", "constraint", 0.8, "user", "",
+     r"\bi\s+never\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted|knew|got|heard)\b)[a-z]+)\s+(?P<v>.+)"),
     ("i-always", "preference", 0.8, "user", "",
-     r"\bi\s+(?:always|never|usually|only|exclusively)\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted)\b)[a-z]+)\s+"
+     r"\bi\s+(?:always|usually|only|exclusively)\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted)\b)[a-z]+)\s+"
      r"(?P<v>.+)"),
     ("x-for-y-always", "preference", 0.8, "user", "",
      r"^(?P<v>.+?)\s+for\s+(?P<s>[\w -]{3,30}?)[,;]\s+(?:never anything else|nothing else|no exceptions|always|"

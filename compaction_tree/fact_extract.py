@@ -44,6 +44,7 @@ from .fact_cues import (
 )
 from .fact_text import (
     ASPECT_OF,
+    CALENDAR,
     CHANGE_VERB,
     CHANGE_WORDS,
     CLASS_NOUNS,
@@ -84,6 +85,12 @@ def clean_sentence(sentence: str) -> str:
 
 
 _URL = re.compile(r"https?://\S+")
+# words that say nothing about what a key names, even next to a specific one
+_VAGUE = re.compile(
+    r"^(?:new|old|current|main|whole|same|other|thing|things|stuff|one|ones|lot|bit|way|time|day|week|year|we're|i'm|"
+    r"it's|that's|let's|really|very|still|just|now|then|also|only|please|thanks|ok|okay|yes|no|some|any|every|all|"
+    r"mostly|usually|often|always|never|sometimes|actually|currently|finally|officially|probably|basically)$"
+)
 _REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
@@ -148,9 +155,16 @@ def key_words(text: str, generic: bool = False) -> list[str]:
 
 
 def subject_key(*parts: str, aspect: str = "", generic: bool = False, drop: Iterable[str] = ()) -> str:
-    """A short snake_case key: the subject phrase's content words (at most six), then the aspect."""
+    """A short snake_case key: the subject phrase's content words (at most six), then the aspect.
+
+    A phrase with one specific word keeps its generic ones too ("token_lifetime", not "lifetime").
+    """
     dropped = set(drop)
-    return key_from_words([w for part in parts for w in key_words(part, generic) if w not in dropped], aspect)
+    words = [w for part in parts for w in key_words(part, generic) if w not in dropped]
+    if len(words) == 1 and not generic:
+        wider = [w for part in parts for w in key_words(part, True) if w not in dropped and not _VAGUE.match(w)]
+        words = wider[:3] if words[0] in wider[:3] else words
+    return key_from_words(words, aspect)
 
 
 def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
@@ -173,6 +187,10 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         groups[k] for k in sorted(groups) if k[:1] == "s" and k[1:2] in ("", "0", "a", "2", "3", "4", "5")
     )
     verb = (groups.get("verb") or "").lower()
+    if cue.name in ("i-always", "i-never") and subject:
+        # "I never deploy to production on a Friday": what is done, to what ("deploy_production")
+        objects = [w for w in key_words(groups.get("v", "")) if w not in CALENDAR]
+        subject += " " + objects[0] if objects else ""
     if (
         subject
         and cue.name in ("runs-on", "is-versioned")
@@ -180,7 +198,7 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         and not any(w in ASPECT_OF for w in key_words(subject))
     ):
         subject += " CI" if "build" in verb else " hosting" if re.search(r"host|deploy|run|live", verb) else " " + verb
-    if not subject and cue.category == "decision":
+    if not subject and cue.category == "decision" and not (change_of(groups.get("v", "")) or Change("", "", "", 0)).old:
         # "we decided to host Atlas on Heroku": the subject sits before the value's preposition,
         # and the verb says which aspect of it ("atlas_host", not "atlas": its CI is another subject)
         value = groups.get("v", "")
@@ -241,7 +259,7 @@ def topic_of(sentence: str) -> str:
     if match is None:
         return ""
     label = match.group("label").strip()
-    if len(label.split()) > 4 or _NOT_A_TOPIC.search(label) or not key_words(label, generic=True):
+    if len(label.split()) > 4 or _NOT_A_TOPIC.search(label) or not key_words(label):
         return ""
     return label
 
@@ -259,11 +277,13 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
     return [f for f in found if f is not None]
 
 
-def _with_value_aspect(key: str, value: str) -> str:
-    """A key that names no side of its thing takes one from the kind of value: a version, an address."""
+def _with_value_aspect(key: str, value: str, text: str = "") -> str:
+    """A key that names no side of its thing takes one from the kind of value: a version ("Postgres 16",
+    "on 2.2"), an address."""
     if not key or set(key.split("_")) & KNOWN_ASPECTS:
         return key
-    if _VERSION_VALUE.match(value):
+    words = "|".join(re.escape(w) for w in key.split("_"))
+    if _VERSION_VALUE.match(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
         return key_from_words(key.split("_"), "version")
     if _URL_VALUE.search(value):
         return key_from_words(key.split("_"), "url")
@@ -299,7 +319,7 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         rule = DURABLE.search(text) or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
         if cue.category == "constraint" and _SELF.match(subject.strip()) and not rule:
             continue
-        key = _cue_key(cue, subject or topic, _REASON_TAIL.sub("", value), text)
+        key = _cue_key(cue, subject, _REASON_TAIL.sub("", value), text, topic)
         if not key:
             continue
         confidence = cue.confidence - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
@@ -310,31 +330,42 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
     if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
+    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE) or _ELIDED_I.match(text)
     key = change_key(text, change, topic)
+    if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
+        key = subject_key(change.old, generic=True) or subject_key(text, generic=True)
     if not key:
-        return None
-    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE)
+        return None  # "15 minutes, not 30": a change of nothing named
     return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
 
 
-def _cue_key(cue: Cue, subject: str, value: str, text: str) -> str:
+def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
-    key = subject_key(subject, aspect=cue.aspect) if subject else ""
+    key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
-        return _with_value_aspect(key, value)
+        return _with_value_aspect(key, value, text)
     if cue.aspect and cue.category in ("preference", "constraint"):
         return cue.aspect  # "I'm vegan", "I eat vegetarian": the side names the subject, the value is the value
     change = change_of(value)
     if change is not None and change.old:  # "Decision made: we're moving from Heroku to Fly.io"
-        return change_key(value, change)
+        return change_key(value, change) or subject_key(change.old, generic=True)
     sides = [w for w in key_words(value, generic=True) if ASPECT_OF.get(w) in KNOWN_ASPECTS]
     if sides and not cue.aspect and cue.category == "preference":  # "I eat vegan": the subject is the diet
         return key_from_words(sides)
     return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
 
 
-_ADVERBS = frozenset({"officially", "finally", "just", "now", "all", "everything", "already", "actually", "also"})
+# "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
+_ELIDED_I = re.compile(
+    r"^(?:just\s+|finally\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
+    r"upgraded|migrated|forget|gave up)\b",
+    re.IGNORECASE,
+)
+_ADVERBS = frozenset(
+    {"officially", "finally", "just", "now", "all", "everything", "already", "actually", "also", "morning", "today"}
+)
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
 
 
 def change_key(text: str, change: Change, topic: str = "") -> str:
@@ -343,17 +374,13 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
+    text = _PARENTHESES.sub("", text)
     between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
-    if change.subject or topic:
-        parts = [change.subject or topic]
+    if change.subject or topic:  # named by the change itself: only its verbs and the old value are not the subject
+        key = subject_key(change.subject or topic, drop=[*key_words(change.old), *verbs, *_ADVERBS])
     else:
-        parts = [text[: change.start], between.group("s") if between else ""]
-    key = (
-        subject_key(*parts, drop=drop)
-        or subject_key(text, drop=drop)
-        or subject_key(change.old, generic=True)
-        or subject_key(text, generic=True, drop=verbs)
-    )
+        key = subject_key(text[: change.start], between.group("s") if between else "", drop=drop)
+    key = key or subject_key(text, drop=drop)
     if not key:
         return ""
     # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa
@@ -361,9 +388,10 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     tokens = [
         t for t in WORD.findall(text) if word_form(re.sub(r"['’]s$", "", t)) in named and not is_generic(t.lower())
     ]
-    if tokens and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
+    explicit = bool(change.subject or topic)
+    if tokens and not explicit and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
         key = key_from_words([*key_words(tokens[0]), *key.split("_")])
-    return _with_value_aspect(key, new or change.old)
+    return _with_value_aspect(key, new or change.old, text)
 
 
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:

@@ -20,12 +20,15 @@ CHANGE_VERB = (
     r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
+# "from now on", "from next week": when a change starts, not what it replaces
+_NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
-    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
-    r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+(?P<o>.+)",
+    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
+    r"(?P<v>.+)",
+    r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\boff\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
     r"(?P<v>[^,;]+?)(?:\s+now)?$",
