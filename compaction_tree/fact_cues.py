@@ -81,7 +81,8 @@ DURABLE = re.compile(
 # pasted logs, errors and code: what they hold is evidence, not a statement
 PASTED = re.compile(
     r"https?://\S+/\S|\btraceback\b|\b\w+(?:Error|Exception)\b|\bHTTP/\d|^\$ |\{\s*\"|'[^']*'[^']*'[^']*'"
-    r"|\bblocked by\b|\bstatus(?:=|: )\d{3}"
+    r"|\bblocked by\b|\bstatus(?:=|: )\d{3}|\b\w+=[\"'\w/]|\d{4}-\d\d-\d\dT\d\d:\d\d|\b\d{1,2}:\d\d:\d\d\b"
+    r"|\b\d+\.\d+\.\d+\.\d+\b|\w\[\w+\]"
 )
 # "... and now everything fails": a change told as a step of work, with what it broke or fixed
 CONSEQUENCE = re.compile(
@@ -91,7 +92,9 @@ CONSEQUENCE = re.compile(
     re.IGNORECASE,
 )
 # something that happened once: a failure, a fix, a thing not done
-PAST_EVENT = re.compile(r"\b(?:failed|broke|crashed|fixed|resolved|solved|didn'?t|wasn'?t|went out|blew up)\b", re.I)
+PAST_EVENT = re.compile(
+    r"\b(?:failed|broke|crashed|fixed|resolved|solved|merged|didn'?t|wasn'?t|went out|blew up)\b", re.IGNORECASE
+)
 HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
 ANSWERING = re.compile(
     r"\b(?:answers?|explanations?|responses?|replies|examples?|code (?:first|before|after|blocks?)|bullet points?|"
@@ -214,7 +217,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?P<v>.+)"),
     ("every-time-because", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:every time|whenever)\s+(?P<s>.+?)\s+(?:dies|fails|breaks|crashes|flakes|hangs|goes down|times out),?\s+"
-     r"(?:it'?s|that'?s|it is)\s+because\s+(?P<v>.+)"),
+     r"(?:it'?s|that'?s|it is)\s+(?:because\s+(?:of\s+)?)?(?P<v>.+)"),
     ("root-cause", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:the\s+)?(?:root cause|real cause|cause)\s+(?:of|for|behind)\s+(?:the\s+)?(?P<s>.+?)\s+(?:is|was|are"
      r"|were)\s+"
@@ -386,8 +389,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("every-time", "preference", 0.75, "user", "",
      r"^(?P<v>.+?)\s+(?:every time|always|each time)\b.*\b(?:that'?s my rule|my rule|no exceptions)\b"),
     ("i-am-these-days", "preference", 0.7, "user", "diet",
-     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:these days|nowadays"
-     r"|now)\b"),
+     r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|strictly\s+|fully\s+)?(?P<v>\w+arian|" + _DIETS + r")\s+(?:these days|"
+     r"nowadays|now)\b"),
     ("i-eat", "preference", 0.7, "user", "diet",
      r"\bi\s+(?:eat|drink|don'?t eat|don'?t drink|avoid|only eat|only drink|follow)\s+(?P<v>[\w -]+?)(?:,|\s+so\b|$)"),
     ("for-x-please", "preference", 0.7, "user", "", r"^for\s+(?P<s>[\w -]{3,30}?),\s+(?P<v>.+?)\s+please\b"),

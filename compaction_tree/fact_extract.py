@@ -42,6 +42,7 @@ from .fact_cues import (
     VALUE_SPLIT,
     Cue,
 )
+from .fact_frames import FrameMatch, frame_of
 from .fact_text import (
     ASPECT_OF,
     CALENDAR,
@@ -325,18 +326,86 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         confidence = cue.confidence - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
         return Extracted(cue.category, key, _fact_text(speaker, text), round(confidence, 2), cue.name)
     change = change_of(text)
+    framed = frame_of(text, assistant, (change.old, change.new) if change else ())
+    if framed is not None and (change is None or change.contrast or assistant):
+        return _framed(framed, text, raw, speaker, topic)
     if change is None or change.contrast or assistant:
         return None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
     if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
     mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE) or _ELIDED_I.match(text)
-    key = change_key(text, change, topic)
+    key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
+    if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
+        key = "answers"  # how the assistant should answer: one subject, whatever the wording
     if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
         key = subject_key(change.old, generic=True) or subject_key(text, generic=True)
     if not key:
         return None  # "15 minutes, not 30": a change of nothing named
-    return Extracted("preference" if mine else "decision", key, _fact_text(speaker, text), 0.8, "change")
+    category = framed.frame.category if framed is not None else "preference" if mine else "decision"
+    return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+# "the gateway is slow", "Drone queue for Kestrel is long": how something is doing, not what it is
+_EVALUATION = re.compile(
+    r"\b(?:is|are|was|were|looks?|feels?|seems?|stays?|went|got)\s+(?:\w+\s+)?(?:slow|fine|long|short|clean|good|great|nice|"
+    r"happy|well|bad|down|up|red|green|busy|quiet|full|empty|done|late|early|ok|okay|solid|painful|annoying|flaky|"
+    r"holding up|working|doing)\b|\b(?:again|as usual|like before)\b"
+    r"|\btoo\s+(?!much\b|many\b)\w+|:\s*(?:solid|fast|slow|good|great|meh|fine|nice|bad|decent|okay|ok|painful|promising)\b"
+    r"|^it['’]?s\s+(?:definitely|probably|likely|just|actually|clearly|obviously)\b",
+    re.IGNORECASE,
+)
+
+
+_NARRATIVE = re.compile(
+    r"\b(?:was|were|had|did|got|went|bit|came|took|made|said|told|knows|setting up|set up)\b|^(?:set|setting)\b",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(r",\s*not\s+[^,;]+", re.IGNORECASE)  # "bullet points, not paragraphs": a choice, not a denial
+_NEGATED = re.compile(r"\b(?:not|never|no|n't|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|without)\b", re.IGNORECASE)
+_DECIDED = re.compile(
+    r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|rule|new rule|note|reminder)$",
+    re.IGNORECASE,
+)
+_PARTICIPLE_OK = re.compile(r"\b(?:is|are|be|been|being|gets?|got|stays?|remains?)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+
+
+def _past_tense(text: str) -> bool:
+    """A verb in the past ("moved", "deployed"), not a participle that describes ("is hosted", "pinned to")."""
+    for match in re.finditer(r"\b[a-z]{3,}ed\b", text):
+        word = match.group()
+        if word in ("need", "based", "used", "speed", "seed", "feed", "embed", "pinned", "contracted") or word.endswith(
+            "eed"
+        ):
+            continue
+        if not _PARTICIPLE_OK.search(text[: match.start()]):
+            return True
+    return False
+
+
+def _frame_key(framed: FrameMatch) -> str:
+    if not framed.thing:
+        return framed.frame.aspect
+    return subject_key(framed.thing, aspect=framed.frame.aspect) or framed.frame.aspect
+
+
+def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """A statement the cues did not know the wording of, found by its frame (fact_frames.py)."""
+    frame = framed.frame
+    if rejection(text, raw, frame.category) is not None or _EVALUATION.search(text) or ONE_OFF.search(raw):
+        return None
+    if _NARRATIVE.search(_REASON.split(text)[0]) or _past_tense(text):
+        return None  # "the 30 s router timeout bit us", "I did that during the setup": what happened
+    if frame.category not in ("constraint",) and _NEGATED.search(_CONTRAST.sub("", text)):
+        return None  # "I don't want mocks for the database at all": not what the database is
+    label = _LABEL.match(text)
+    if label and framed.trigger_at >= label.end() and not _DECIDED.match(label.group("label")):
+        return None  # "Timings: ...", "Rehearsal with Priya: dump of ... → a fresh database": notes about an event
+    key = _frame_key(framed)
+    if not framed.thing and topic:
+        key = subject_key(topic, aspect=frame.aspect) or key
+    confidence = 0.7 - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if is_assistant(speaker) else 0.0)
+    return Extracted(frame.category, key, _fact_text(speaker, text), round(confidence, 2), f"frame-{frame.aspect}")
 
 
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
@@ -358,8 +427,8 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
 
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
 _ELIDED_I = re.compile(
-    r"^(?:just\s+|finally\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
-    r"upgraded|migrated|forget|gave up)\b",
+    r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
+    r"upgraded|migrated|forget|gave up|switch|move|change|go)\b",
     re.IGNORECASE,
 )
 _ADVERBS = frozenset(

@@ -268,6 +268,124 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "we're doing New Year in Lisbon", "decision", "Lisbon"),
     ("user", "the offsite can't cost more than $12,000", "constraint", "$12,000"),
     ("user", "Tansy promises 99.9% uptime", "domain_fact", "99.9%"),
+    # ---- a third batch, one or more per kind of subject the corpus plants, written before it was run -----------
+    # hosting
+    ("user", "Corvid lives on Fly.io", "decision", "Fly.io"),
+    ("user", "we're putting Larkspur on Render", "decision", "Render"),
+    ("user", "hosting-wise, Bramble sits on DigitalOcean", "decision", "DigitalOcean"),
+    # standup time
+    ("user", "design team standup is 9:40 every day", "domain_fact", "9:40"),
+    ("user", "our daily standup for infra happens at 10:10", "domain_fact", "10:10"),
+    # coffee order
+    ("user", "my coffee is always a flat white", "preference", "flat white"),
+    ("user", "for coffee I get a cortado every time", "preference", "cortado"),
+    # datastore
+    ("user", "the quotes service persists everything to DynamoDB", "decision", "DynamoDB"),
+    ("user", "Postgres is where the ledger keeps its data", "decision", "Postgres"),
+    # owner
+    ("user", "Hamid is responsible for the notifier", "entity", "Hamid"),
+    ("user", "the notifier is Hamid's", "entity", "Hamid"),
+    # rate limit
+    ("user", "Quillon gets 250 requests per minute on the API, no more", "constraint", "250 requests per minute"),
+    ("user", "we cap Tessaract at 30 requests per second", "constraint", "30 requests per second"),
+    # diet
+    ("user", "I don't eat meat, I'm vegetarian", "preference", "vegetarian"),
+    ("user", "fully vegan here, so keep recipes plant-based", "preference", "vegan"),
+    # lives in
+    ("user", "my aunt Solveig is in Bergen these days", "entity", "Bergen"),
+    ("user", "Dario, my brother, lives over in Turin", "entity", "Turin"),
+    # sprint length
+    ("user", "sprints on the mobile team are two weeks long", "decision", "two weeks"),
+    ("user", "the infra team runs on one-week sprints", "decision", "one-week sprints"),
+    # lib version
+    ("user", "we're pinned to Django 4.1", "domain_fact", "4.1"),
+    ("user", "the app runs React 18.3", "domain_fact", "18.3"),
+    # answer format
+    ("user", "give me bullet points, not paragraphs, when you answer", "preference", "bullet points"),
+    ("user", "answers with the code first please", "preference", "code first"),
+    # kid lesson day
+    ("user", "Ines does swimming on Tuesdays", "entity", "Tuesdays"),
+    ("user", "Tuesday is Ines's swim day", "entity", "Tuesday"),
+    # friday cutoff
+    ("user", "no Larkspur deploys after 1pm on Fridays", "constraint", "1pm"),
+    ("user", "Fridays, Corvid deploys stop at 11am", "constraint", "11am"),
+    # CI
+    ("user", "Larkspur builds on Buildkite", "decision", "Buildkite"),
+    ("user", "CI for Bramble is GitHub Actions", "decision", "GitHub Actions"),
+    # running goal
+    ("user", "I'm training for a half marathon this year", "preference", "half marathon"),
+    ("user", "the goal this year: run a sub-50 10K", "preference", "sub-50 10K"),
+    # deploy failures
+    ("user", "the notifier deploys fail whenever the migration lock is held", "failure_pattern", "migration lock"),
+    (
+        "user",
+        "every time the notifier deploy breaks it's the cache warmup timing out",
+        "failure_pattern",
+        "cache warmup",
+    ),
+    # role
+    ("user", "Hamid works as our data analyst", "entity", "data analyst"),
+    ("user", "Signe is the new product designer on the team", "entity", "product designer"),
+    # merge strategy
+    ("user", "I like rebase merges on Larkspur", "preference", "rebase merges"),
+    ("user", "Corvid: squash merges, always", "preference", "squash merges"),
+    # alert channel
+    ("user", "notifier alerts go to Slack for me", "preference", "Slack"),
+    ("user", "send me the quotes service alerts by email", "preference", "email"),
+    # migration window
+    ("user", "Bramble migrations happen only on Sunday mornings", "constraint", "Sunday mornings"),
+    ("user", "the migration window for Corvid is after 9pm", "constraint", "after 9pm"),
+    # indentation
+    ("user", "indentation: 2 spaces", "preference", "2 spaces"),
+    ("user", "tabs for indentation, please", "preference", "tabs"),
+    # seat
+    ("user", "on flights I always pick an aisle seat", "preference", "aisle seat"),
+    ("user", "window seat for me whenever I fly", "preference", "window seat"),
+    # data residency
+    ("user", "Quillon's data has to stay in the EU", "constraint", "the EU"),
+    ("user", "all Tessaract data must be hosted in Canada", "constraint", "Canada"),
+    # kid allergy
+    ("user", "Ines can't have peanuts", "constraint", "peanuts"),
+    ("user", "Maelle is allergic to sesame", "constraint", "sesame"),
+    # job queue
+    ("user", "the quotes service uses SQS for its background jobs", "decision", "SQS"),
+    ("user", "notifier jobs run through Celery", "decision", "Celery"),
+    # api versioning
+    ("user", "public API versioning goes in the URL path", "decision", "URL path"),
+    ("user", "we version the public API with dates", "decision", "dates"),
+    # contact
+    ("user", "Quillon's point of contact is Marit Holm", "entity", "Marit Holm"),
+    ("user", "talk to Ravi Menon for anything Tessaract", "entity", "Ravi Menon"),
+    # birthday
+    ("user", "Signe's birthday is on April 9", "entity", "April 9"),
+    ("user", "Hamid turns 30 on May 14", "entity", "May 14"),
+    # their preference
+    ("user", "Signe prefers Slack over email", "entity", "Slack over email"),
+    ("user", "Hamid likes async code reviews best", "entity", "async code reviews"),
+    # job failures (assistant)
+    ("assistant", "The nightly export keeps failing because the disk fills up.", "failure_pattern", "disk fills up"),
+    ("assistant", "The report job fails when the upstream token has expired.", "failure_pattern", "token has expired"),
+    # flaky test
+    ("user", "test_payout in quotes is flaky because of the shared fixture", "failure_pattern", "shared fixture"),
+    ("user", "test_login in the notifier keeps flaking when the clock skews", "failure_pattern", "clock skews"),
+    # upstream timeout (assistant)
+    ("assistant", "The quotes service times out upstream calls after 15 seconds.", "domain_fact", "15 seconds"),
+    ("assistant", "Upstream timeout for the notifier is 5 seconds.", "domain_fact", "5 seconds"),
+    # billing
+    ("user", "Quillon pays annually", "domain_fact", "annually"),
+    ("user", "we bill Tessaract monthly", "domain_fact", "monthly"),
+    # meeting-free
+    ("user", "Wednesday mornings are for focus, no meetings", "constraint", "Wednesday mornings"),
+    ("user", "keep my Friday mornings free of meetings", "constraint", "Friday mornings"),
+    # holiday
+    ("user", "we're spending Christmas in Porto", "decision", "Porto"),
+    ("user", "Easter this year is going to be in Split", "decision", "Split"),
+    # budget
+    ("user", "the team offsite has a budget of $3,000", "constraint", "$3,000"),
+    ("user", "we can't spend more than $600 on the launch party", "constraint", "$600"),
+    # sla
+    ("user", "Bramble's SLA is 99.9% uptime", "domain_fact", "99.9%"),
+    ("user", "Corvid is contracted for 99.95% availability", "domain_fact", "99.95%"),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -487,4 +605,77 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "CDN purge",
         "health check timeout",
     ),
+    # ---- a third batch, one or more per kind of subject the corpus plants, written before it was run -----------
+    ("user", "Corvid lives on Fly.io", "Corvid moved from Fly.io to Render", "Fly.io", "Render"),
+    ("user", "we're putting Larkspur on Render", "Larkspur now runs on Heroku instead of Render", "Render", "Heroku"),
+    ("user", "design team standup is 9:40 every day", "design standup is 9:55 from now on", "9:40", "9:55"),
+    (
+        "user",
+        "my coffee is always a flat white",
+        "I'm drinking cortados now instead of flat whites",
+        "flat white",
+        "cortados",
+    ),
+    (
+        "user",
+        "the quotes service persists everything to DynamoDB",
+        "quotes moved its data off DynamoDB onto Postgres",
+        "DynamoDB",
+        "Postgres",
+    ),
+    (
+        "user",
+        "Hamid is responsible for the notifier",
+        "the notifier belongs to Signe now, Hamid left",
+        "Hamid",
+        "Signe",
+    ),
+    (
+        "user",
+        "Quillon gets 250 requests per minute on the API, no more",
+        "Quillon's limit is now 400 requests per minute",
+        "250 requests per minute",
+        "400 requests per minute",
+    ),
+    ("user", "I don't eat meat, I'm vegetarian", "I'm vegan now", "vegetarian", "vegan"),
+    ("user", "my aunt Solveig is in Bergen these days", "Solveig moved to Oslo", "Bergen", "Oslo"),
+    (
+        "user",
+        "sprints on the mobile team are two weeks long",
+        "mobile team sprints are three weeks now",
+        "two weeks",
+        "three weeks",
+    ),
+    ("user", "we're pinned to Django 4.1", "Django got bumped to 4.2", "4.1", "4.2"),
+    (
+        "user",
+        "give me bullet points, not paragraphs, when you answer",
+        "switch to paragraphs instead of bullet points for answers",
+        "bullet points",
+        "paragraphs",
+    ),
+    ("user", "Ines does swimming on Tuesdays", "Ines's swimming is on Thursdays now", "Tuesdays", "Thursdays"),
+    ("user", "no Larkspur deploys after 1pm on Fridays", "Larkspur's Friday cutoff moved to 3pm", "1pm", "3pm"),
+    (
+        "user",
+        "Larkspur builds on Buildkite",
+        "Larkspur CI moved from Buildkite to GitHub Actions",
+        "Buildkite",
+        "GitHub Actions",
+    ),
+    (
+        "user",
+        "I'm training for a half marathon this year",
+        "new goal: a full marathon in October",
+        "half marathon",
+        "full marathon",
+    ),
+    (
+        "user",
+        "the notifier deploys fail whenever the migration lock is held",
+        "the notifier deploy failures come from the registry timing out, not the migration lock",
+        "migration lock",
+        "registry timing out",
+    ),
+    ("user", "Hamid works as our data analyst", "Hamid is a data scientist now", "data analyst", "data scientist"),
 )
