@@ -182,6 +182,26 @@ def _subject_names(subject: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(n for n in names if name_parts(n) <= key and not is_generic(n) and n not in GENERIC_ACRONYMS)
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
+
+
+def _own_change(a: _Claim, b: _Claim) -> bool:
+    """b is the speaker's own change of what a, also the speaker's own, says ("it's a flat white for me now, not
+    the iced latte" after "usually I order an iced latte"): nothing else names what it is about."""
+    return (
+        bool(b.info.old)
+        and b.info.old <= a.info.words
+        and bool(_FIRST_PERSON.search(plain_text(a.fact)))
+        and bool(_FIRST_PERSON.search(plain_text(b.fact)))
+    )
+
+
+def _named_value(claim: _Claim) -> frozenset[str]:
+    """The names a statement holds besides those of its subject key: its value, when the value is a name."""
+    key = name_parts(claim.subject)
+    return frozenset(n for n in claim.info.names if not name_parts(n) <= key and not is_generic(n))
+
+
 def about_different_subjects(a: _Claim, b: _Claim) -> bool:
     """Both subject keys hold a name, and not the same one."""
     subject_a, subject_b = a.subject_names(), b.subject_names()
@@ -243,6 +263,8 @@ class Consolidator:
             return 0
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3
+        if _own_change(a, b) or (not directed and _own_change(b, a)):
+            return 3
         if len(a.info.entities & b.info.entities) >= 2:
             return 2
         if self.same_kind_of_change(a, b) or (not directed and self.same_kind_of_change(b, a)):
@@ -275,11 +297,15 @@ class Consolidator:
         if aspects_a and aspects_a == aspects_b:
             return True  # "goal" and "running_goal"
         shared = thing_a & thing_b
-        if aspects_a != aspects_b or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
+        if (aspects_a and aspects_b) or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
             return False
-        # no side named ("billing", "remy"): the same thing (generic words aside), or a value of the same kind
         specific_a = {w for w in thing_a if not is_generic(w)}
         specific_b = {w for w in thing_b if not is_generic(w)}
+        if aspects_a != aspects_b:
+            # one names a side, the other not ("we run Sorrel on AWS", "Sorrel is on GCP now"): the same thing,
+            # and each gives it a named value
+            return specific_a == specific_b and bool(_named_value(a) and _named_value(b))
+        # no side named ("billing", "remy"): the same thing (generic words aside), or a value of the same kind
         return specific_a == specific_b or bool(shapes_of(a.info) & shapes_of(b.info))
 
     def relate(self, current: _Claim, new: _Claim) -> tuple[str, str]:

@@ -28,7 +28,7 @@ TRAILER = re.compile(
 # ---------------------------------------------------------------- extraction: what disqualifies a sentence
 
 QUESTION_START = re.compile(
-    r"^(?:who|what|when|where|why|how|which|whose|should|shall|can|could|would|will|is|are|am|was|were|do|does|"
+    r"^(?:who|what|where|why|how|which|whose|should|shall|can|could|would|will|is|are|am|was|were|do|does|"
     r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
     re.IGNORECASE,
 )
@@ -134,7 +134,8 @@ _ROLES = (
 _ATTRIBUTE_KINDS = {
     "entity": r"owner|maintainer|tech lead|dri|main contact|contact|point of contact|poc|go-to person|liaison|"
     r"job title|title|role|birthday|home town|hometown",
-    "constraint": r"rate limit|api limit|request limit|limit|quota|cap|ceiling|budget|spending limit|deploy cutoff|"
+    "constraint": r"rate limit|api limit|request limit|api allowance|allowance|limit|quota|cap|ceiling|budget|"
+    r"spending limit|deploy cutoff|"
     r"cutoff|cut-off|code freeze|freeze|deadline|migration window|maintenance window|deploy window|window|"
     r"data residency|residency",
     "decision": r"hosting provider|hosting|host|cloud provider|database|db|datastore|data store|storage|ci provider|"
@@ -145,10 +146,11 @@ _ATTRIBUTE_KINDS = {
     "domain_fact": r"version|upstream timeout|request timeout|timeout|ttl|lifetime|expiry|uptime sla|sla|uptime target|"
     r"availability target|billing cycle|billing|invoicing|daily standup|standup|stand-up|daily sync|sync|"
     r"sprint length|sprint|iteration length|release cadence|cadence|region|time ?zone|url|domain|staging url",
-    "preference": r"alert channel|alerts channel|notification channel|editor|indentation|seat|diet",
+    "preference": r"alert channel|alerts channel|notification channel|editor|indentation|seat|diet|coffee order|order|"
+    r"drink|running goal|goal|target",
 }
-_THING = r"[\w.'’&/-]+(?:\s+[\w.'’&/-]+){0,3}?"
-_COPULA = r"(?:is|are|=|:|will be|is now|are now|has been set to|is set to|stays|remains)"
+_THING = r"(?!(?:on|in|at|for|about|re|regarding|so|and|but)\b)[\w.'’&/-]+(?:\s+[\w.'’&/-]+){0,3}?"
+_COPULA = r"(?:\s+(?:is|are|=|will be|is now|are now|has been set to|is set to|stays|remains)|\s*[:=])"
 
 
 def _attribute_cue(kind: str) -> tuple[str, str, float, str, str, str]:
@@ -159,14 +161,14 @@ def _attribute_cue(kind: str) -> tuple[str, str, float, str, str, str]:
         + _THING
         + r")(?:['’]s)?\s+(?P<sa>"
         + attribute
-        + r")\s+"
+        + r")"
         + _COPULA
         + r"\s+(?P<v>.+)"
         r"|^(?:the\s+|our\s+|my\s+)?(?P<sa2>"
         + attribute
         + r")\s+(?:for|of|at|on|in|with)\s+(?:the\s+)?(?P<s2>"
         + _THING
-        + r")\s+"
+        + r")"
         + _COPULA
         + r"\s+(?P<v2>.+)"
         r"|\bsets?\s+(?:the\s+)?(?P<sa3>"
@@ -241,6 +243,13 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("fails-for-another-reason", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?)\s+(?:fails?|failing|breaks?|crash(?:es)?|flakes?)\s+for\s+(?:a\s+)?(?:different|another|other)"
      r"\s+reason\s*[:,-]*\s*(?P<v>.+)"),
+    # a library's version, of a named thing when one is named ("Wicket is on Flask 3.1": wicket_flask_version)
+    ("we-are-on-version", "domain_fact", 0.75, "user", "version",
+     r"\b(?:we'?re|we are|we'?re still|the project is|it'?s|(?:the\s+)?(?:(?-i:(?P<s0>[A-Z][\w-]*))|[\w-]+)\s+is)\s+"
+     r"(?:on|using|running|pinned to)\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"),
+    ("uses-version", "domain_fact", 0.75, "any", "version",
+     r"(?:^(?:the\s+)?(?-i:(?P<s0>[A-Z][\w-]*))\s+)?\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+"
+     r"(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
     # decisions
     ("we-decided", "decision", 0.85, "user", "",
      r"\b(?:we|i|the team|team)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|opted|"
@@ -378,7 +387,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi\s+never\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted|knew|got|heard)\b)[a-z]+)\s+(?P<v>.+)"),
     ("i-always", "preference", 0.8, "user", "",
      r"\bi\s+(?:always|usually|only|exclusively)\s+(?P<s>(?!(?:said|thought|forget|forgot|wanted)\b)[a-z]+)\s+"
-     r"(?P<v>.+)"),
+     r"(?P<v>.+)"
+     r"|^(?:usually|always|normally|typically),?\s+i\s+(?P<s2>(?!(?:said|thought|forget|forgot|wanted)\b)[a-z]+)\s+"
+     r"(?P<v2>.+)"),
     ("x-for-y-always", "preference", 0.8, "user", "",
      r"^(?P<v>.+?)\s+for\s+(?P<s>[\w -]{3,30}?)[,;]\s+(?:never anything else|nothing else|no exceptions|always|"
      r"every time)\b"),
@@ -524,11 +535,6 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>" + _NAME + r")(?:'s|’s)?\s+(?:has\s+)?(?P<v>[\w -]{2,30}?\s+(?:lessons?|class(?:es)?|practice|training|"
      r"therapy|tutoring))\s+(?:is\s+|are\s+)?(?:on|every)\s+(?P<d>" + _WEEKDAY + r")\b"),
     # how systems, teams and clients are set up
-    ("we-are-on-version", "domain_fact", 0.75, "user", "version",
-     r"\b(?:we'?re|we are|we'?re still|the project is|it'?s|(?:the\s+)?[\w-]+\s+is)\s+(?:on|using|running|pinned to)"
-     r"\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"),
-    ("uses-version", "domain_fact", 0.75, "any", "version",
-     r"\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
     ("meeting-at", "domain_fact", 0.75, "user", "",
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,30}?\b(?:standup|stand-up|meeting|sync|retro|retrospective|review|1:1|"
      r"one-on-one|check-in|planning|demo))\s+(?:is|starts|happens|runs|begins)\s+(?:(?:every day|daily|now)\s+)?"

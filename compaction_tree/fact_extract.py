@@ -188,6 +188,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         groups[k] for k in sorted(groups) if k[:1] == "s" and k[1:2] in ("", "0", "a", "2", "3", "4", "5")
     )
     verb = (groups.get("verb") or "").lower()
+    if cue.name == "we-host" and subject and verb:
+        subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
     if cue.name in ("i-always", "i-never") and subject:
         # "I never deploy to production on a Friday": what is done, to what ("deploy_production")
         objects = [w for w in key_words(groups.get("v", "")) if w not in CALENDAR]
@@ -248,7 +250,7 @@ _NOT_A_TOPIC = re.compile(
     r"|\b(?:i|me|my|we|us|our|you|your|this|that|it|he|she|they|for)\b",
     re.IGNORECASE,
 )
-_VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b", re.IGNORECASE)
+_VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b|(?-i:[A-Z])[\w.-]*\s+v?\d+\.\d+\b", re.IGNORECASE)
 # an address: a URL, or a host name in lowercase with a subdomain ("staging.example.app", not "Fly.io")
 _URL_VALUE = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)\b")
 _REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$", re.IGNORECASE)
@@ -284,7 +286,7 @@ def _with_value_aspect(key: str, value: str, text: str = "") -> str:
     if not key or set(key.split("_")) & KNOWN_ASPECTS:
         return key
     words = "|".join(re.escape(w) for w in key.split("_"))
-    if _VERSION_VALUE.match(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
+    if _VERSION_VALUE.search(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
         return key_from_words(key.split("_"), "version")
     if _URL_VALUE.search(value):
         return key_from_words(key.split("_"), "url")
@@ -310,6 +312,8 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         match = cue.pattern.search(plain if broad else text)
         if match is None or rejection(text, raw, cue.category) is not None:
             continue
+        if (broad or cue.name.startswith("attribute-")) and _EVALUATION.search(text):
+            continue  # "Per-worker database: that sounds like a fixture thing": a reaction, not a setting
         if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
             continue  # "the app uses too much memory": about nothing in particular
         value = next((v for k, v in sorted(match.groupdict().items()) if k.startswith("v") and v), "")
@@ -327,14 +331,15 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         return Extracted(cue.category, key, _fact_text(speaker, text), round(confidence, 2), cue.name)
     change = change_of(text)
     framed = frame_of(text, assistant, (change.old, change.new) if change else ())
-    if framed is not None and (change is None or change.contrast or assistant):
+    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE) or _ELIDED_I.match(text)
+    if framed is not None and (change is None or (change.contrast and not mine) or assistant):
         return _framed(framed, text, raw, speaker, topic)
-    if change is None or change.contrast or assistant:
+    # "it's a flat white for me, not the iced latte": a contrast states a change when it is one's own
+    if change is None or (change.contrast and not (mine and key_words(change.old, generic=True))) or assistant:
         return None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
     if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
-    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE) or _ELIDED_I.match(text)
     key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
@@ -350,7 +355,7 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
 _EVALUATION = re.compile(
     r"\b(?:is|are|was|were|looks?|feels?|seems?|stays?|went|got)\s+(?:\w+\s+)?(?:slow|fine|long|short|clean|good|great|nice|"
     r"happy|well|bad|down|up|red|green|busy|quiet|full|empty|done|late|early|ok|okay|solid|painful|annoying|flaky|"
-    r"holding up|working|doing)\b|\b(?:again|as usual|like before)\b"
+    r"holding up|working|doing)\b|\b(?:again|as usual|like before|sounds? like|looks? like|seems? like)\b"
     r"|\btoo\s+(?!much\b|many\b)\w+|:\s*(?:solid|fast|slow|good|great|meh|fine|nice|bad|decent|okay|ok|painful|promising)\b"
     r"|^it['’]?s\s+(?:definitely|probably|likely|just|actually|clearly|obviously)\b",
     re.IGNORECASE,

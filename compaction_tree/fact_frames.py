@@ -79,7 +79,8 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "limit",
         "constraint",
-        r"\b(?:limit\w*|cap\w*|quota|gets?|allowed|throttl\w*|max\w*|at most|up to|no more)\b",
+        r"\b(?:limit\w*|cap\w*|quota|gets?|allowed|allowance|throttl\w*|max\w*|at most|up to|no more|raised|bumped|"
+        r"lowered|increased|reduced|cut)\b",
         "rate",
     ),
     _frame("budget", "constraint", r"\b(?:budget|spend\w*|capped|cap|max\w*|at most|more than|limit|up to)\b", "money"),
@@ -107,7 +108,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "diet",
         "preference",
-        r"\b(?:i|i'm|me|my|here|diet|eat|eating)\b",
+        r"^",
         r"\b(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten[- ]free|dairy[- ]free|halal|kosher)\b",
         owner="self",
     ),
@@ -267,7 +268,8 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
         if trigger is None or value is None:
             continue
         if frame.owner == "self":
-            if frame.aspect not in ("meeting", "indentation") and not _SELF.search(text):
+            unnamed = not re.search(r"(?-i:\b(?!I\b)[A-Z])", text[1:])  # "strictly vegetarian these days"
+            if frame.aspect not in ("meeting", "indentation") and not (_SELF.search(text) or unnamed):
                 continue
             return FrameMatch(frame, "", value.group().strip(), trigger.start())
         things = [t for t in _named_things(text, value.span()) if not {fold(w) for w in WORD.findall(t)} <= avoided]

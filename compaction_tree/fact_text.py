@@ -36,7 +36,8 @@ _CHANGE_FORMS = (
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
     r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
-    r"^(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
+    r"^(?!(?:we|i|they|you|he|she|it)\b)(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)"
+    r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
     r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b)\s*(?P<v>.*)",
     r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>.+?)(?:\s+please)?$",
@@ -47,7 +48,7 @@ _CHANGE_FORMS = (
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*[,;]",
-    r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+)",
+    r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",

@@ -317,7 +317,7 @@ def test_differently_named_things_never_merge_however_alike() -> None:
 def test_union_find_chains_link_what_is_not_linked_directly() -> None:
     a = cand("user: We decided to host Atlas on Heroku.", "2025-03-01", "c1", "atlas_host")
     b = cand("user: We switched Atlas from Heroku to Fly.io.", "2025-03-02", "c2", "atlas")
-    c = cand("user: We switched Atlas from Fly.io to Render.", "2025-03-03", "c3", "atlas")
+    c = cand("user: We moved off Fly.io and onto Render.", "2025-03-03", "c3", "hosting")
     assert len(clusters_of([a, c])) == 2  # no link between the first and the last statement
     assert [len(cluster) for cluster in clusters_of([c, a, b])] == [3]
     fact = only(consolidate([c, a, b]).facts, "atlas_host")
