@@ -72,7 +72,7 @@ DEICTIC = re.compile(
     re.IGNORECASE,
 )
 DURABLE = re.compile(
-    r"\b(?:from now on|going forward|moving forward|from here on|henceforth|in future|starting|"
+    r"\b(?:from now on|going forward|moving forward|from here on|henceforth|in future|starting|effective|"
     r"as of (?!tonight|this|yesterday)|from (?:next|"
     r"tomorrow|today|monday|tuesday|wednesday|thursday|friday)|these days|nowadays|always|every|never|any ?more|"
     r"no longer|permanently|for good|by default)\b",
@@ -240,6 +240,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     _attribute_cue("decision"),
     _attribute_cue("domain_fact"),
     _attribute_cue("preference"),
+    ("new-cause", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:new|real|actual|another|different|other)\s+(?:root\s+)?(?:cause|reason)\s+(?:for|of|behind)\s+(?:the\s+)?"
+     r"(?P<s>.+?)\s*:\s*(?P<v>.+)"),
     ("fails-for-another-reason", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?)\s+(?:fails?|failing|breaks?|crash(?:es)?|flakes?)\s+for\s+(?:a\s+)?(?:different|another|other)"
      r"\s+reason\s*[:,-]*\s*(?P<v>.+)"),

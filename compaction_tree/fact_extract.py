@@ -188,6 +188,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         groups[k] for k in sorted(groups) if k[:1] == "s" and k[1:2] in ("", "0", "a", "2", "3", "4", "5")
     )
     verb = (groups.get("verb") or "").lower()
+    if cue.name in ("we-host", "runs-on") and re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
+        return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
     if cue.name in ("i-always", "i-never") and subject:
@@ -391,7 +393,8 @@ def _past_tense(text: str) -> bool:
 def _frame_key(framed: FrameMatch) -> str:
     if not framed.thing:
         return framed.frame.aspect
-    return subject_key(framed.thing, aspect=framed.frame.aspect) or framed.frame.aspect
+    verbs = [w for w in key_words(framed.thing, generic=True) if stem(w) in CHANGE_WORDS]  # "growth is switching to"
+    return subject_key(framed.thing, aspect=framed.frame.aspect, drop=verbs) or framed.frame.aspect
 
 
 def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -> Extracted | None:

@@ -16,8 +16,8 @@ from .topics import is_generic
 _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
 CHANGE_VERB = (
-    r"(?:(?:switch|push)(?:es|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
-    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac)(?:e|es|ed|ing)|went|gone|go|goes|"
+    r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
+    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
 # "from now on", "from next week": when a change starts, not what it replaces
@@ -47,7 +47,7 @@ _CHANGE_FORMS = (
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
-    r"\bleft\s+(?P<o>" + _NAME + r")\s*[,;]",
+    r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
@@ -60,6 +60,7 @@ _CHANGE_FORMS = (
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
     r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
+    r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
     r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
     r"(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:on\s+|at\s+|in\s+|with\s+|using\s+)?(?P<v>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)\s+"
