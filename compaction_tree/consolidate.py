@@ -8,9 +8,12 @@
    least 0.75 (lexical cosine over terms by default; a similarity function from the caller, such
    as embeddings, otherwise), and also when their subject keys are the same set of canonical
    words and name a side of a thing ("billing_cap" and "billing_limit"; not just "ledger_api"),
-   when one names the other's value as replaced, or when one changes a value of the same kind
-   (a version, a clock time, money...) of the same named thing. Statements about differently
-   named things ("Kestrel" and "Heron") are never linked, however alike their wording.
+   when one names the other's value as replaced (for the speaker's own statements, whatever else
+   they say: "a flat white for me now, not the iced latte"), when one changes a value of the same
+   kind (a version, a clock time, money...) of the same named thing, or when one states a change
+   of the thing the other's key names on the same side ("growth_sprint" and "sprint"; "sorrel_host"
+   and "sorrel" when both give it a named value). Statements about differently named things
+   ("Kestrel" and "Heron") are never linked, however alike their wording.
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
 3. Each cluster is replayed in date order, then source order. A day's candidates first merge
@@ -22,7 +25,8 @@
    - a contradiction is resolved by recency (the later day), then confidence (of the surest
      single statement on each side, so that corroboration is not counted twice), then
      corroboration (statements behind each side), then order (the later statement wins); the
-     loser goes into the subject's history with the date it stopped being true and the rule.
+     loser goes into the subject's history with the date it stopped being true and the rule. A
+     subject named after the value a change replaces ("papertrail") takes the change's ("logging").
 4. Every merge, corroboration, supersession and resolution is an Event whose id hashes what it
    decided (kind, subject, and the first statement of each side), so it survives unrelated
    rebuilds. An event listed in `reversed` takes the other branch: an undone merge leaves the

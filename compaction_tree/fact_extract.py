@@ -1,9 +1,14 @@
 """Durable facts by cue, from one day's chunks (deterministic and offline).
 
-Each sentence is cleaned of chatter, checked against what disqualifies a statement (questions,
-hypotheticals, temporary arrangements, rejected options, hearsay), then against the cue tables
-(fact_cues.py), the first that matches deciding its category and subject; a sentence stating a
-change ("we switched Atlas from Heroku to Fly.io") is a fact by itself.
+Each sentence is split where chat runs two together, cleaned of chatter, and checked against what
+disqualifies a statement (fact_gates.py: questions, hypotheticals, temporary arrangements, rejected
+options, hearsay, pasted logs, one moment, work told as it happens). Then the cue tables
+(fact_cues.py) are tried, the first that matches deciding the category and subject; then the frames
+(fact_frames.py), which find a statement by what it is about whatever its word order; a sentence
+stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself.
+
+A subject key names the thing and the side of it ("kestrel_host", "acme_limit", "priya_role"), so
+that a fact and its later change meet on one key or are linked by consolidate.py.
 """
 
 from __future__ import annotations
@@ -15,34 +20,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .config import Config
-from .fact_cues import (
+from .fact_cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
+from .fact_frames import FrameMatch, frame_of
+from .fact_gates import (
     ANSWERING,
     ASSISTANTS,
-    BROAD_CUES,
-    CONSEQUENCE,
-    CUES,
-    DEICTIC,
     DURABLE,
     EVENT,
     EVIDENCE,
     FIRST_PERSON,
-    HEARSAY,
     HEDGE,
-    HYPOTHETICAL,
-    LEAD_VERB,
     ONE_OFF,
-    PAST_EVENT,
-    PASTED,
-    PREAMBLE,
-    QUESTION_START,
-    REJECTED,
-    REJECTED_REASON,
-    TEMPORARY,
-    TRAILER,
-    VALUE_SPLIT,
-    Cue,
+    clean_sentence,
+    rejection,
 )
-from .fact_frames import FrameMatch, frame_of
 from .fact_text import (
     ASPECT_OF,
     CALENDAR,
@@ -63,7 +54,7 @@ from .topics import is_generic
 if TYPE_CHECKING:
     from .summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-1"
+EXTRACTOR_VERSION = "cues-2"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
@@ -72,17 +63,6 @@ SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 def is_assistant(speaker: str) -> bool:
     folded = fold(speaker).strip()
     return folded in ASSISTANTS or folded.startswith(("assistant", "ai "))
-
-
-def clean_sentence(sentence: str) -> str:
-    """A sentence without the chatter around it ("oh btw, ...", "... lol")."""
-    text = " ".join(sentence.split())
-    for _ in range(3):
-        before = text
-        text = TRAILER.sub("", PREAMBLE.sub("", text).strip()).strip()
-        if text == before:
-            break
-    return text.rstrip(" ,;:-")
 
 
 _URL = re.compile(r"https?://\S+")
@@ -107,38 +87,6 @@ def clauses(sentence: str) -> list[str]:
         elif piece:
             parts.append(piece)
     return parts
-
-
-def rejection(text: str, raw: str, category: str, change: Change | None = None) -> str | None:
-    """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
-
-    Questions, pasted logs, temporary arrangements, rejected options, hypotheticals, hearsay, what
-    one moment holds ("this morning", unless it says it lasts), and work told as it happens ("I
-    moved X and now everything fails", "CI didn't run it").
-    """
-    if "?" in _URL.sub("", text) or QUESTION_START.match(text):
-        return "question"
-    if PASTED.search(raw):
-        return "pasted"
-    if TEMPORARY.search(text):
-        return "temporary"
-    if REJECTED.search(text) or (REJECTED_REASON.search(text) and not (change and change.new)):
-        return "rejected"
-    # "X fails if the cache is cold" is a failure pattern; "if we decided..." is not a decision
-    conditional_failure = category == "failure_pattern" and not re.match(r"(?:if|what if)\b", text, re.IGNORECASE)
-    if HYPOTHETICAL.search(text) and not conditional_failure:
-        return "hypothetical"
-    if category not in ("entity", "failure_pattern") and HEARSAY.search(text):
-        return "hearsay"
-    stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
-    if DEICTIC.search(raw) and not DURABLE.search(raw) and not stated_change:
-        return "one-off"
-    if category != "failure_pattern":
-        if CONSEQUENCE.search(text):
-            return "narrative"
-        if PAST_EVENT.search(_REASON.split(text)[0]):
-            return "event"
-    return None
 
 
 def key_words(text: str, generic: bool = False) -> list[str]:
