@@ -200,6 +200,12 @@ def _own_change(a: _Claim, b: _Claim) -> bool:
     )
 
 
+def _named_after_old(a: _Claim, b: _Claim) -> bool:
+    """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
+    Papertrail to Grafana Loki")."""
+    return bool(b.info.old and a.key) and {stem(part) for part in a.key} <= b.info.old
+
+
 def _named_value(claim: _Claim) -> frozenset[str]:
     """The names a statement holds besides those of its subject key: its value, when the value is a name."""
     key = name_parts(claim.subject)
@@ -268,6 +274,8 @@ class Consolidator:
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3
         if _own_change(a, b) or (not directed and _own_change(b, a)):
+            return 3
+        if _named_after_old(a, b) or (not directed and _named_after_old(b, a)):
             return 3
         if len(a.info.entities & b.info.entities) >= 2:
             return 2

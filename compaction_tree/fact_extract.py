@@ -130,11 +130,12 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
     return "_".join(words[:MAX_KEY_WORDS])
 
 
+_SUBJECT_GROUPS = ("s0", "s", "sa", "s2", "sa2", "s3", "sa3", "s4", "s5")  # the thing first, then its side
+
+
 def _subject_of(match: re.Match[str], cue: Cue) -> str:
     groups = {k: v for k, v in match.groupdict().items() if v}
-    subject = " ".join(
-        groups[k] for k in sorted(groups) if k[:1] == "s" and k[1:2] in ("", "0", "a", "2", "3", "4", "5")
-    )
+    subject = " ".join(groups[k] for k in _SUBJECT_GROUPS if k in groups)
     verb = (groups.get("verb") or "").lower()
     if cue.name in ("we-host", "runs-on") and re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
@@ -158,7 +159,7 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         for_split = re.match(r"^(?P<v>.+?)\s+for\s+(?P<s>.+)$", value, re.IGNORECASE)
         verb = LEAD_VERB.match(value)
         split = for_split or VALUE_SPLIT.match(LEAD_VERB.sub("", value))
-        subject = split.group("s") if split else ""
+        subject = _REASON_TAIL.sub("", split.group("s")) if split else ""
         if verb and not for_split and subject:
             subject += " " + verb.group("verb")
     return subject

@@ -206,6 +206,11 @@ _NOT_A_THING = frozenset(
     "i i'm i've i'd my we we're our you your the this that it it's they he she his her their a an ok so also and but "
     "btw fyi reminder note heads up please".split()
 )
+# verbs and relatives that link a thing to its value: never part of the thing's name
+_LINKS = frozenset(
+    "is are was were be been has have had keeps keep stores store uses use runs run lives live sits sit goes go "
+    "gets get happens happen starts start where which who whose for of on in at with to".split()
+)
 _CALENDAR = re.compile(r"^(?:" + _WEEKDAY + "|" + _MONTH + r"|today|tomorrow|tonight)$", _I)
 
 
@@ -229,8 +234,17 @@ def _phrase_before(text: str, position: int, skip: tuple[int, int]) -> str:
     head = text[:position]
     if skip[0] < position:
         head = head[: skip[0]] + " " + head[skip[1] :]
-    words = [w for w in WORD.findall(head) if fold(w) not in _NOT_A_THING]
+    words = [w for w in WORD.findall(head) if fold(w) not in _NOT_A_THING and fold(w) not in _LINKS]
     return " ".join(words[-3:])
+
+
+def _phrase_after(text: str, start: int, end: int) -> str:
+    words = [w for w in WORD.findall(text[start:end]) if fold(w) not in _NOT_A_THING and fold(w) not in _LINKS]
+    return " ".join(words[:3])
+
+
+def _specific(phrase: str) -> bool:
+    return any(not is_generic(word_form(w)) for w in WORD.findall(phrase))
 
 
 NEAR = 8  # words between a trigger and its value, at most: further apart, they are not one statement
@@ -250,6 +264,12 @@ def _value(frame: Frame, text: str, trigger: re.Match[str]) -> re.Match[str] | N
     return before[-1] if before and (frame.before or frame.value.pattern != _NAMED) else None
 
 
+def _gap(text: str, trigger: re.Match[str], value: re.Match[str]) -> int:
+    if value.start() >= trigger.end():
+        return _words(text[trigger.end() : value.start()])
+    return _words(text[value.end() : trigger.start()])
+
+
 def _words(text: str) -> int:
     return len(WORD.findall(text))
 
@@ -263,10 +283,11 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
     for frame in FRAMES:
         if assistant and frame.who != "any":
             continue
-        pairs = ((t, _value(frame, text, t)) for t in frame.trigger.finditer(text))
-        trigger, value = next(((t, v) for t, v in pairs if v is not None), (None, None))
-        if trigger is None or value is None:
+        # the trigger nearest its value ("hosting-wise, Bramble sits on DigitalOcean": "sits on", not "hosting")
+        pairs = [(t, v) for t in frame.trigger.finditer(text) if (v := _value(frame, text, t)) is not None]
+        if not pairs:
             continue
+        trigger, value = min(pairs, key=lambda p: (_gap(text, p[0], p[1]), -p[0].start()))
         if frame.owner == "self":
             unnamed = not re.search(r"(?-i:\b(?!I\b)[A-Z])", text[1:])  # "strictly vegetarian these days"
             if frame.aspect not in ("meeting", "indentation") and not (_SELF.search(text) or unnamed):
@@ -279,10 +300,9 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
                 continue
             return FrameMatch(frame, people[0], value.group().strip(), trigger.start())
         thing = things[0] if things else _phrase_before(text, trigger.start(), value.span())
-        if not thing and value.start() > trigger.end():  # "sprints on the mobile team are two weeks long"
-            thing = " ".join(
-                w for w in WORD.findall(text[trigger.end() : value.start()]) if fold(w) not in _NOT_A_THING
-            )
+        if not things and not _specific(thing) and value.start() > trigger.end():
+            # "sprints on the mobile team are two weeks long", "our daily standup for infra happens at 10:10"
+            thing = _phrase_after(text, trigger.end(), value.start()) or thing
         if not thing:
             continue
         return FrameMatch(frame, thing, value.group().strip(), trigger.start())

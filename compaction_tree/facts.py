@@ -48,6 +48,7 @@ from .fact_extract import (
     Extracted,
     extract_facts,
     extract_sentence,
+    extract_statements,
     subject_key,
 )
 from .fact_text import plain_text
@@ -73,6 +74,7 @@ __all__ = [
     "audit_events",
     "extract_facts",
     "extract_sentence",
+    "extract_statements",
     "facts_matching",
     "get_fact",
     "last_rebuild_report",
