@@ -365,6 +365,14 @@ def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -
     return Extracted(frame.category, key, _fact_text(speaker, text), round(confidence, 2), f"frame-{frame.aspect}")
 
 
+_INSTRUCTION = re.compile(
+    r"^(?:write|give|use|keep|send|show|put|add|include|make|format|call|book|order|pick|choose|get|run|deploy|merge|"
+    r"push|schedule|review)\s+(?:me\s+|my\s+|the\s+|your\s+|all\s+|any\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+){0,2}?)"
+    r"(?=\s+(?:in|with|like|as|for|on|at|to|by|when|so|because|before|after|from|without)\b)",
+    re.IGNORECASE,
+)
+
+
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
@@ -379,6 +387,11 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     sides = [w for w in key_words(value, generic=True) if ASPECT_OF.get(w) in KNOWN_ASPECTS]
     if sides and not cue.aspect and cue.category == "preference":  # "I eat vegan": the subject is the diet
         return key_from_words(sides)
+    if cue.category == "preference":
+        # "always write commit messages in imperative mood": what the instruction is about, "commit_message"
+        thing = _INSTRUCTION.match(value)
+        if thing and subject_key(thing.group("thing")):
+            return subject_key(thing.group("thing"), aspect=cue.aspect)
     return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
 
 
