@@ -188,6 +188,6 @@ def parse_audit(text: str) -> list[Event]:
             sources = tuple(str(s) for s in data["sources"])
             reversed_by = str(data["reversed_by"]) if data.get("reversed_by") else None
             events.append(Event(**fields, sources=sources, reversed_by=reversed_by))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # a hand-edited or damaged line is skipped
             continue
     return events
