@@ -96,7 +96,11 @@ class Memory:
         from .compaction import compact
         from .summarizers import Limits, summarizer_for
 
-        limits = Limits(max_calls, max_cost)
+        settings = self.vault.config.summarizer  # as the command line: memtree.yaml's budget unless overridden
+        limits = Limits(
+            max_calls if max_calls is not None else settings.max_calls,
+            max_cost if max_cost is not None else settings.max_cost,
+        )
         return compact(self.vault, summarizer_for(self.vault, model), now or _now(), limits=limits, dry_run=dry_run)
 
     def root(self) -> str:
@@ -111,10 +115,16 @@ class Memory:
         return text
 
     def context(self) -> str:
-        """The session-start block: ROOT.md plus short instructions for the agent."""
+        """The session-start block: ROOT.md plus short instructions for the agent. Like `memtree context`,
+        it reads: ROOT.md on disk is rewritten only by root() and compact()."""
+        from .index import Index
+        from .root import root_text
         from .usage import session_block
 
-        return session_block(self.root(), self.vault.root)
+        with Index(self.vault) as index:
+            index.sync()
+            text = root_text(self.vault, index)
+        return session_block(text, self.vault.root)
 
     def know(self, topic: str) -> Awareness:
         from .retrieval import know

@@ -5,68 +5,29 @@ raises on purpose (MemtreeError) become one line with a hint and a documented ex
 anything else is a bug and keeps its traceback.
 
 Imports are deferred to the commands that need them: `memtree add` runs after every agent
-turn, so it must not pay for rich, tiktoken or litellm.
+turn, so it must not pay for rich, tiktoken or litellm. What every command shares is in
+cli_common.py, `memtree facts` in cli_facts.py, the progress bars in progress.py.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import sys
-from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import errors
-from .errors import MemtreeError
+from .cli_common import JsonOpt, emit_json, fail, make_app, now, open_vault, user_errors
+from .cli_facts import facts_app
+from .progress import file_progress, is_big, level_progress
 
 if TYPE_CHECKING:
     from .compaction import CompactReport
-    from .vault import Vault
 
-app = typer.Typer(
-    name="memtree",
-    help="A memory for AI agents, kept as plain files in a git-tracked folder.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print stable JSON on stdout.")]
-
-
-def fail(exc: MemtreeError) -> NoReturn:
-    hint = f" (hint: {exc.hint})" if exc.hint else ""
-    sys.stderr.write(f"memtree: error: {exc.message}{hint}\n")
-    raise typer.Exit(exc.exit_code)
-
-
-@contextlib.contextmanager
-def user_errors() -> Iterator[None]:
-    """Translates the core's errors, once, at the edge."""
-    try:
-        yield
-    except MemtreeError as exc:
-        fail(exc)
-
-
-def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
-
-
-def open_vault(ctx: typer.Context) -> Vault:
-    from .vault import Vault
-
-    return Vault.open(ctx.obj)
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
+app = make_app(help="A memory for AI agents, kept as plain files in a git-tracked folder.", no_args_is_help=True)
+app.add_typer(facts_app)
 
 
 @app.callback()
@@ -144,7 +105,9 @@ def add(
     if text is None or text == "-":
         if text is None and sys.stdin.isatty():
             fail(errors.UsageError("no text given", hint="pass it as an argument, or pipe it in with `memtree add -`"))
-        text = sys.stdin.read()
+        # the newline that ends `echo`'s output is not part of the turn: `echo T | memtree add -` and
+        # `memtree add T` store the same chunk under the same id
+        text = sys.stdin.read().rstrip("\r\n")
     with user_errors():
         result = add_chunk(
             open_vault(ctx),
@@ -189,7 +152,7 @@ def import_(
 
     if fmt is not None and fmt not in FORMATS:
         fail(errors.UsageError(f"unknown format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}"))
-    with user_errors(), _progress("importing", enabled=_big(file)) as progress:
+    with user_errors(), file_progress("importing", enabled=is_big(file)) as progress:
         report = import_file(open_vault(ctx), file, fmt, progress)
     if as_json:
         emit_json(report.to_json())
@@ -203,6 +166,11 @@ def import_(
             sys.stderr.write(f"memtree: skipped {position}: {reason}\n")
         if len(report.failed) > 20:
             sys.stderr.write(f"memtree: ... and {len(report.failed) - 20} more (see --json)\n")
+    if report.partial and not (report.added or report.existing):
+        sys.stderr.write(
+            f"memtree: nothing in {report.file} could be imported (hint: is it {report.format}? "
+            "pass --format jsonl|claude-code|chatgpt|locomo)\n"
+        )
     if report.partial:
         raise typer.Exit(errors.PARTIAL)
 
@@ -229,7 +197,8 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         f"({sum(report['summary_tokens'].values()):,} tokens)",
         f"lag       compacted through {report['compacted_through'] or 'nothing yet'}; "
         f"{report['uncompacted_chunks']:,} chunk(s) not yet in a daily summary",
-        f"problems  {report['problems']}" + (" (run `memtree doctor`)" if report["problems"] else ""),
+        f"problems  {report['problems']} unreadable file(s)"
+        + (" (`memtree doctor` lists them, and anything else out of place)" if report["problems"] else ""),
     ]
     run = report["last_run"]
     if run:
@@ -256,6 +225,7 @@ def doctor(
 
     with user_errors():
         report = check(open_vault(ctx), fix=fix)
+    remaining = len(report.problems) - len(report.fixed)
     if as_json:
         emit_json(report.to_json())
     else:
@@ -265,8 +235,9 @@ def doctor(
             typer.echo(f"fixed         {line}")
         typer.echo(
             f"{report.chunks_ok} chunks and {report.summaries_ok} summaries OK, {len(report.problems)} problem(s)"
+            + (f", {len(report.fixed)} fixed, {remaining} left" if fix else "")
         )
-    if report.problems and not fix:
+    if remaining > 0:
         raise typer.Exit(errors.UNSAFE)
 
 
@@ -287,10 +258,17 @@ def compact(
         ),
     ] = False,
     max_calls: Annotated[
-        int | None, typer.Option(help="Stop after this many LLM calls; the rest waits for the next run.")
+        int | None, typer.Option(min=0, help="Stop after this many LLM calls; the rest waits for the next run.")
     ] = None,
-    max_cost: Annotated[float | None, typer.Option(help="Stop before spending more than this many dollars.")] = None,
-    commit: Annotated[bool, typer.Option("--commit", help="git commit the vault files this run changed.")] = False,
+    max_cost: Annotated[
+        float | None, typer.Option(min=0, help="Stop before spending more than this many dollars.")
+    ] = None,
+    commit: Annotated[
+        bool,
+        typer.Option(
+            "--commit", help="git commit memtree's changed files (chunks, summaries, facts, ROOT.md; never .memtree/)."
+        ),
+    ] = False,
     allow_network_fs: Annotated[
         bool, typer.Option("--allow-network-fs", help="Run on NFS/SMB/sshfs, where locks are unreliable.")
     ] = False,
@@ -301,7 +279,7 @@ def compact(
     Example: memtree compact --model openai/gpt-4o-mini --max-cost 0.50
     """
     from .compaction import compact as run_compaction
-    from .ops import commit_changes, record_run
+    from .ops import commit_changes, in_git_work_tree, record_run
     from .summarizers import Limits, summarizer_for
 
     with user_errors():
@@ -311,7 +289,7 @@ def compact(
             max_calls if max_calls is not None else vault.config.summarizer.max_calls,
             max_cost if max_cost is not None else vault.config.summarizer.max_cost,
         )
-        with _level_progress(enabled=not as_json) as progress:
+        with level_progress(enabled=not as_json) as progress:
             report = run_compaction(
                 vault,
                 summarizer,
@@ -322,10 +300,12 @@ def compact(
                 allow_network_fs=allow_network_fs,
             )
         committed = None
-        if commit and not dry_run and not report.skipped and report.changed:
-            committed = commit_changes(vault, report)
         if not dry_run and not report.skipped:
             record_run(vault, report, now())
+            if commit:
+                if not in_git_work_tree(vault):
+                    sys.stderr.write(f"memtree: {vault.root} is not in a git work tree; nothing committed\n")
+                committed = commit_changes(vault)
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
@@ -350,7 +330,7 @@ def _describe(report: CompactReport, committed: str | None) -> str:
         f"{report.input_tokens + report.output_tokens:,} tokens, ${report.cost:.4f}; "
         f"ROOT.md {'rebuilt' if report.root_changed else 'unchanged'} ({report.seconds:.1f}s)"
     ]
-    lines += [f"  failed {unit}: {reason}" for unit, reason in report.failed]
+    lines += [f"  failed {unit}: {reason.removeprefix(unit + ': ')}" for unit, reason in sorted(report.failed)]
     lines += [f"  blocked {unit}: {reason}" for unit, reason in report.blocked[:10]]
     if report.deferred:
         lines.append(f"  budget reached: {len(report.deferred)} unit(s) left for the next run")
@@ -501,122 +481,6 @@ def forget(
         raise typer.Exit(errors.PARTIAL)
 
 
-facts_app = typer.Typer(
-    name="facts",
-    help="Durable facts: one current truth per subject, its history, and the audit trail.\n\n"
-    'Example: memtree facts search "deploy"',
-    no_args_is_help=False,
-    invoke_without_command=True,
-)
-app.add_typer(facts_app)
-
-
-def _render_fact(fact: Any, history: bool = False) -> str:
-    data = fact.to_json()
-    lines = [
-        f"{data['category']:15} {data['subject']}: {data['fact']} (since {data['valid_from']}"
-        + (f", seen {data['seen']}x" if data.get("seen", 1) > 1 else "")
-        + ")"
-    ]
-    if history:
-        lines += [
-            f"{'':15}   was: {old['fact']} ({old['valid_from']} .. {old.get('valid_until', '?')})"
-            for old in data["history"]
-        ]
-    return "\n".join(lines)
-
-
-@facts_app.callback()
-def facts_list(
-    ctx: typer.Context,
-    category: Annotated[str | None, typer.Option(help="Only this category, e.g. preference.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """List the current facts (preferences and constraints first).
-
-    Example: memtree facts --category preference
-    """
-    if ctx.invoked_subcommand is not None:
-        return
-    from .facts import load_facts
-
-    with user_errors():
-        facts = [f for f in load_facts(open_vault(ctx)) if category is None or f.category == category]
-    if as_json:
-        emit_json([f.to_json() for f in facts])
-    else:
-        typer.echo("\n".join(_render_fact(f) for f in facts) if facts else "no facts yet (they come from compaction)")
-
-
-@facts_app.command("search")
-def facts_search(
-    ctx: typer.Context, query: Annotated[str, typer.Argument(show_default=False)], as_json: JsonOpt = False
-) -> None:
-    """Facts whose subject or text match the query's words.
-
-    Example: memtree facts search "access token"
-    """
-    from .facts import search_facts
-
-    with user_errors():
-        found = search_facts(open_vault(ctx), query)
-    if as_json:
-        emit_json([f.to_json() for f in found])
-    else:
-        typer.echo("\n".join(_render_fact(f) for f in found) if found else f"no fact matches {query!r}")
-
-
-@facts_app.command("show")
-def facts_show(
-    ctx: typer.Context, subject: Annotated[str, typer.Argument(show_default=False)], as_json: JsonOpt = False
-) -> None:
-    """One fact with its history (what it was before, until when, and why it changed).
-
-    Example: memtree facts show deploy_platform
-    """
-    from .facts import get_fact
-
-    with user_errors():
-        fact = get_fact(open_vault(ctx), subject)
-        if fact is None:
-            raise errors.InvalidInputError(f"no fact with subject {subject!r}", hint="list them with memtree facts")
-    if as_json:
-        emit_json(fact.to_json())
-    else:
-        typer.echo(_render_fact(fact, history=True))
-
-
-@facts_app.command("log")
-def facts_log(ctx: typer.Context, as_json: JsonOpt = False) -> None:
-    """The audit trail: every merge, supersession and resolution, with the rule that decided.
-
-    Example: memtree facts log --json
-    """
-    from .facts import audit_events
-
-    with user_errors():
-        events = audit_events(open_vault(ctx))
-    if as_json:
-        emit_json([e.to_json() for e in events])
-        return
-    for e in events:
-        undone = f" (undone by {e.reversed_by})" if e.reversed_by else ""
-        typer.echo(f"{e.id} {e.date} {e.kind:11} {e.subject}: {e.old!r} -> {e.new!r} [{e.rule}]{undone}")
-
-
-@facts_app.command("undo")
-def facts_undo(ctx: typer.Context, event_id: Annotated[str, typer.Argument(show_default=False)]) -> None:
-    """Reverse a merge, supersession or resolution from the audit log (recorded in facts/overrides.yaml).
-
-    Example: memtree facts undo 3f9a2c1d
-    """
-    from .facts import undo
-
-    with user_errors():
-        undo_id = undo(open_vault(ctx), event_id)
-    typer.echo(f"undone: {event_id} (recorded as {undo_id}); facts/ and ROOT.md rebuilt")
-
-
 @app.command()
 def demo(
     directory: Annotated[
@@ -633,7 +497,7 @@ def demo(
     with user_errors():
         target = scratch_copy(directory)
         sys.stderr.write(f"memtree demo: building three months of a coding agent's memory in {target}\n")
-        with _level_progress(enabled=True) as progress:
+        with level_progress(enabled=True) as progress:
             vault, imported, report = build_sample_vault(target, progress)
         found = recall(vault, EXAMPLE_QUESTION, 800)
         answers = [know(vault, topic) for topic in EXAMPLE_TOPICS]
@@ -666,75 +530,26 @@ def schedule(
 
     Example: memtree schedule --hour 4
     """
-    import shutil as _shutil
-
     from .ops import schedule_text
 
     with user_errors():
         vault = open_vault(ctx)
-    typer.echo(schedule_text(vault, _shutil.which("memtree") or "memtree", hour, minute))
+    typer.echo(schedule_text(vault, _installed_command(), hour, minute))
 
 
 # ---------------------------------------------------------------- helpers
 
 
-@contextlib.contextmanager
-def _level_progress(enabled: bool) -> Iterator[Any]:
-    """Per-level bars on stderr when it is a terminal (compaction reports (level, done, total))."""
-    if not enabled or not sys.stderr.isatty() or os.environ.get("MEMTREE_NO_PROGRESS"):
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _installed_command() -> str:
+    """This memtree's absolute path: cron and systemd have their own PATH, and a `.venv/bin/memtree`
+    run without activating the venv is on no PATH at all."""
+    import shutil
 
-    with Progress(
-        TextColumn("{task.description:>8}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def update(level: str, done: int, total: int) -> None:
-            if level not in tasks:
-                tasks[level] = bar.add_task(level, total=total)
-            bar.update(tasks[level], completed=done, total=total)
-
-        yield update
-
-
-def _big(file: Path) -> bool:
-    try:
-        return file.stat().st_size > 2_000_000
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def _progress(label: str, enabled: bool = True) -> Iterator[Any]:
-    """A progress callback(done, total) drawing a bar on stderr when it is a terminal; a no-op otherwise."""
-    if not enabled or not sys.stderr.isatty() or os.environ.get("MEMTREE_NO_PROGRESS"):
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn(label),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
+    beside = Path(sys.executable).parent / "memtree"  # the script of the environment running now
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("memtree")
+    return str(Path(found).absolute()) if found else "memtree"
 
 
 def _subcommand(argv: list[str]) -> str | None:
@@ -751,12 +566,7 @@ def main() -> None:
     if _subcommand(sys.argv[1:]) == "add":
         # `memtree add` runs after every agent turn: a group holding just `add` saves building the
         # click commands of every other subcommand (~10 ms of a ~130 ms cold start, measured).
-        fast = typer.Typer(
-            name="memtree",
-            add_completion=False,
-            pretty_exceptions_enable=False,
-            context_settings={"help_option_names": ["-h", "--help"]},
-        )
+        fast = make_app()
         fast.callback()(main_options)
         fast.command()(add)
         fast(prog_name="memtree")

@@ -71,17 +71,18 @@ class CompactReport:
         return sorted({*self.written, *self.deleted, *self.facts_changed, *(["ROOT.md"] if self.root_changed else [])})
 
     def to_json(self) -> dict[str, Any]:
+        """Lists sorted: units finish in whatever order the concurrent calls return."""
         return {
             "dry_run": self.dry_run,
             "skipped": self.skipped,
             "planned": self.planned,
             "done": len(self.written),
-            "written": self.written,
-            "deleted": self.deleted,
+            "written": sorted(self.written),
+            "deleted": sorted(self.deleted),
             "unchanged": self.unchanged,
-            "failed": [{"unit": u, "reason": r} for u, r in self.failed],
+            "failed": [{"unit": u, "reason": r} for u, r in sorted(self.failed)],
             "blocked": [{"unit": u, "reason": r} for u, r in self.blocked],
-            "deferred": self.deferred,
+            "deferred": sorted(self.deferred),
             "calls": self.calls,
             "cache_hits": self.cache_hits,
             "input_tokens": self.input_tokens,

@@ -96,7 +96,7 @@ def default_config_text(timezone: str) -> str:
 timezone: {timezone}  # IANA name: days, weeks and months are cut in this zone
 
 summarizer:
-  backend: extractive  # extractive (built in, offline, deterministic) or litellm
+  backend: extractive  # extractive (built in, offline, deterministic) or litellm (implied by a model)
   model: null  # a LiteLLM model string, e.g. openai/gpt-4o-mini; also --model or MEMTREE_MODEL
   api_base: null  # an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1
   temperature: 0

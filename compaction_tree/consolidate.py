@@ -8,9 +8,12 @@
    least 0.75 (lexical cosine over terms by default; a similarity function from the caller, such
    as embeddings, otherwise), and also when their subject keys are the same set of canonical
    words and name a side of a thing ("billing_cap" and "billing_limit"; not just "ledger_api"),
-   when one names the other's value as replaced, or when one changes a value of the same kind
-   (a version, a clock time, money...) of the same named thing. Statements about differently
-   named things ("Kestrel" and "Heron") are never linked, however alike their wording.
+   when one names the other's value as replaced (for the speaker's own statements, whatever else
+   they say: "a flat white for me now, not the iced latte"), when one changes a value of the same
+   kind (a version, a clock time, money...) of the same named thing, or when one states a change
+   of the thing the other's key names on the same side ("growth_sprint" and "sprint"; "sorrel_host"
+   and "sorrel" when both give it a named value). Statements about differently named things
+   ("Kestrel" and "Heron") are never linked, however alike their wording.
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
 3. Each cluster is replayed in date order, then source order. A day's candidates first merge
@@ -22,7 +25,8 @@
    - a contradiction is resolved by recency (the later day), then confidence (of the surest
      single statement on each side, so that corroboration is not counted twice), then
      corroboration (statements behind each side), then order (the later statement wins); the
-     loser goes into the subject's history with the date it stopped being true and the rule.
+     loser goes into the subject's history with the date it stopped being true and the rule. A
+     subject named after the value a change replaces ("papertrail") takes the change's ("logging").
 4. Every merge, corroboration, supersession and resolution is an Event whose id hashes what it
    decided (kind, subject, and the first statement of each side), so it survives unrelated
    rebuilds. An event listed in `reversed` takes the other branch: an undone merge leaves the
@@ -32,14 +36,14 @@
 Every ordering is total (dates, natural source order, then text) and no set order reaches the
 output, so the same candidates give the same bytes in any input order and any process. Cost:
 about 0.2 s for the ~400 candidates of a year of the extractive summarizer, 1.7 s for 5,000.
-The file formats of the store are at the end.
+The records and the file formats of the store are in fact_model.py, the analysis of a statement in
+fact_text.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,392 +51,57 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .fact_model import (
+    CATEGORIES,
+    Event,
+    Fact,
+    Version,
+    parse_audit,
+    parse_category,
+    render_audit,
+    render_category,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "MAX_CLUSTER",
+    "Event",
+    "Fact",
+    "Outcome",
+    "Similarity",
+    "Version",
+    "clusters_of",
+    "consolidate",
+    "parse_audit",
+    "parse_category",
+    "render_audit",
+    "render_category",
+]
+from .fact_text import (
+    CHANGE_WORDS,
+    GENERIC_ACRONYMS,
+    KNOWN_ASPECTS,
+    Analysis,
+    analyse,
+    key_parts,
+    lexical_similarity,
+    mentions,
+    name_parts,
+    names_old,
+    plain_text,
+    shapes_of,
+    terms_of,
+)
 from .summary import FactCandidate
-from .text import STOPWORDS, WORD, fold, stem, word_form
+from .text import stem
 from .topics import is_generic
 
 LINK_SIMILARITY = 0.75
 MERGE_SIMILARITY = 0.90
 MAX_CLUSTER = 20
 MAX_POSTING = 80  # a term shared by more candidates than this is too common to suggest a link
-CATEGORIES = ("preference", "constraint", "decision", "domain_fact", "entity", "failure_pattern")
 
 Similarity = Callable[[str, str], float]  # (fact text, fact text) -> 0..1
-
-# ---------------------------------------------------------------- what a statement says
-
-_NAME_WORD = r"[A-Z][\w'’.-]*"
-_NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
-CHANGE_VERB = (
-    r"(?:switch|mov|migrat|chang|shift|bump|upgrad|downgrad|rais|lower|increas|decreas|reduc|transition|port|"
-    r"push|pull|updat|replac|swap|went|gone|go|goes|going|hand)\w*"
-)
-# How changes are stated, tried in this order (the first that matches wins); groups: o the value
-# replaced, v the new value, s what changed. The forms that name the old value come first.
-# fmt: off
-_CHANGE_FORMS = (
-    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
-    r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+(?P<o>.+)",
-    r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|abandon(?:ed|ing)?)\s+(?P<o>[^,;]+?)"
-    r"[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|now|from now on|going forward)\b)"
-    r"\s*(?P<v>.*)",
-    r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>.+?)(?:\s+please)?$",
-    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
-    r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
-    r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
-    r"\b(?:is|are)\s+off\s+(?P<o>[^,;]+?)(?:\s+as of\s+\w+)?[,;]",
-    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]+?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
-    r"read-only)\b",
-    r"\bleft\s+(?P<o>" + _NAME + r")\s*[,;]",
-    r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+)",
-    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
-    r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
-    r",\s+not\s+(?P<o>(?-i:[A-Z][\w.-]*|\d[\w.:,%]*)(?:\s+(?-i:[A-Z][\w.-]*))*)(?:\s+any\s?more)?$",
-    r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
-    r"\bnot\s+(?P<o>[^,;]+?)\s+any\s?more\b",
-    r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
-    # changes that do not say what they replace
-    r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
-    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
-    r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+to\s+"
-    r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
-)
-# fmt: on
-CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
-# the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
-NEW_VALUE = re.compile(
-    r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
-    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$",
-    re.IGNORECASE,
-)
-
-
-def _wordset(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# words that only say that something changed: they never make two statements disagree
-CHANGE_WORDS = frozenset(
-    stem(word_form(w))
-    for w in _wordset(
-        "switched switch moved move moves moving migrated migrating changed shifted bumped upgraded raised lowered "
-        "replaced now anymore longer instead new rule out gone off left dropping going starting today tomorrow "
-        "cycle next actually forget read-only delete until"
-    )
-)
-# number and calendar words are values: "two weeks" and "three weeks", "Friday" and "Monday" disagree
-NUMBER_WORDS = _wordset(
-    "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred "
-    "first second third fourth fifth once twice noon midnight"
-)
-CALENDAR = _wordset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december"
-)
-# Words that name the same side of a thing, folded to one ("billing_data" and "billing_datastore"
-# are one subject); weak words say nothing about which side.
-ASPECTS = {
-    "datastore": "datastore database db storage store stores stored persist persists persistence",
-    "host": "host hosted hosting hosts",
-    "ci": "ci build builds built pipeline pipelines",
-    "limit": "limit limits cap capped caps quota throttle throttled allowance rate",
-    "owner": "owner owners owns ownership maintainer maintains",
-    "home": "home live lives living based relocated",
-    "cutoff": "cutoff freeze",
-    "version": "version versions upgrade upgraded",
-    "answers": "answer answers explanation explanations response responses reply replies format",
-    "sprint": "sprint sprints iteration iterations",
-    "schedule": "schedule lesson lessons class classes",
-    "diet": "diet food eat",
-    "role": "role title position job",
-    "contact": "contact poc liaison",
-    "goal": "goal goals target aim resolution",
-}
-# acronyms that name a side of things, not a thing: never what tells two subjects apart
-GENERIC_ACRONYMS = frozenset(
-    _wordset("sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os")
-)
-ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
-WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now"})
-
-
-@lru_cache(maxsize=65536)
-def key_parts(subject: str) -> frozenset[str]:
-    """A subject key as a set of canonical words: what two keys are compared on."""
-    return frozenset(ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS)
-
-
-_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
-_SPEAKER = re.compile(r"^[\w.-]{1,40}:\s+")
-_POSSESSIVE = re.compile(r"['’]s$")
-_JOINER = re.compile(r"[.'’_-]")
-_TECHNICAL = re.compile(r"\w[._-]\w")
-_CLAUSE_END = re.compile(r"[.:;!?]")
-
-
-@dataclass(frozen=True)
-class Change:
-    """What a change statement says: the value it replaces (may be empty), the new one, what changed."""
-
-    old: str
-    new: str
-    subject: str
-    start: int  # where in the text the change is stated
-
-
-_LAST_PHRASE = re.compile(r"^.*\b(?:on|in|at|to|with|for|is|are|get|gets|use|uses|using|now)\s+(?=\S)", re.IGNORECASE)
-
-
-def change_of(text: str) -> Change | None:
-    for pattern in CHANGE_PATTERNS:
-        match = pattern.search(text)
-        if match is not None:
-            groups = match.groupdict()
-            new = groups.get("v") or ""
-            if "instead of" in match.group(0):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
-                new = _LAST_PHRASE.sub("", new)
-            return Change(groups.get("o") or "", new, groups.get("s") or "", match.start())
-    return None
-
-
-def plain_text(fact: str) -> str:
-    """A fact without the "speaker: " that quotes a first-person statement."""
-    return _SPEAKER.sub("", fact, count=1)
-
-
-def _values(text: str) -> set[str]:
-    return {v.lower().replace(" ", "").rstrip(".,") for v in _VALUE.findall(text)}
-
-
-def _is_value(token: str) -> bool:
-    return token[:1].isdigit() or token[:1] == "$"
-
-
-def terms_of(text: str) -> frozenset[str]:
-    """What a statement is about, for similarity: non-generic stems, and values whole."""
-    found = _values(text)
-    for match in WORD.finditer(text):
-        token = _POSSESSIVE.sub("", match.group())
-        if token[:1].isdigit():
-            continue
-        for piece in [token, *_JOINER.split(token)] if _JOINER.search(token) else [token]:
-            form = word_form(piece) if piece else ""
-            if fold(piece) in NUMBER_WORDS or form in CALENDAR:
-                found.add(form)
-            elif (
-                form and fold(piece) not in STOPWORDS and (not is_generic(form) or (piece.isupper() and len(piece) > 1))
-            ):
-                found.add(stem(form))
-    return frozenset(found)
-
-
-def words_of(text: str) -> frozenset[str]:
-    """Every content word's stem, generic ones too, and values whole: what an old value is matched on."""
-    found = _values(text)
-    for match in WORD.finditer(text):
-        for piece in _JOINER.split(_POSSESSIVE.sub("", match.group())):
-            if fold(piece) in NUMBER_WORDS:
-                found.add(fold(piece))
-            elif len(piece) > 1 and not piece[:1].isdigit() and fold(piece) not in STOPWORDS:
-                found.add(stem(word_form(piece)))
-    return frozenset(found)
-
-
-def _name_start(token: str) -> bool:
-    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping")."""
-    form = word_form(token)
-    return not is_generic(form) and not form.endswith(("ed", "ing", "ly"))
-
-
-def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(entities, name words) of a text.
-
-    Entities: runs of capitalized words, technical tokens (fly.io, event-bus) and values, each one
-    lowercase string. Name words: each capitalized word that is not generic English, acronym or
-    technical token, calendar words left out.
-    """
-    found = _values(text)
-    names: set[str] = set()
-    run: list[str] = []
-    start = 0  # where the sentence or clause starts: its first word is capitalized anyway
-    for match in WORD.finditer(text):
-        token = match.group()
-        first = not text[start : match.start()].strip()
-        bare = _POSSESSIVE.sub("", token)
-        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare)
-        acronym = len(bare) >= 2 and bare.isupper() and bare.isalpha()
-        capitalized = bare[:1].isupper() and fold(bare) not in STOPWORDS and (not first or _name_start(bare))
-        form = bare.lower() if technical else word_form(bare)
-        if technical:
-            found.add(form)
-        if (technical or acronym or (capitalized and not is_generic(form))) and form not in CALENDAR:
-            names.add(form)
-        if capitalized or acronym:
-            run.append(form)
-        if run and (not (capitalized or acronym) or bare != token):  # a possessive ends a name
-            found.add(" ".join(run))
-            run = []
-        if _CLAUSE_END.match(text, match.end()):
-            if run:
-                found.add(" ".join(run))
-                run = []
-            start = match.end() + 1
-    if run:
-        found.add(" ".join(run))
-    return frozenset(found), frozenset(names)
-
-
-@dataclass(frozen=True)
-class Analysis:
-    terms: frozenset[str]  # non-generic stems and values: what similarity and disagreement look at
-    words: frozenset[str]  # all content stems and values
-    entities: frozenset[str]
-    names: frozenset[str]  # name words, those of the replaced value left out
-    old: frozenset[str]  # words of the value a change statement replaces
-    old_entities: frozenset[str]
-    new: frozenset[str]  # words of the value it introduces, when it says
-    change: bool
-
-
-def analyse(text: str) -> Analysis:
-    body = plain_text(text)
-    change = change_of(body)
-    old = new = ""
-    if change is not None:
-        old, new = change.old, change.new
-        later = NEW_VALUE.search(body, change.start) if not new else None
-        new = new or (" ".join(v for v in later.groups() if v) if later else "")
-    entities, names = names_of(body)
-    old_entities, old_names = names_of(old) if old else (frozenset(), frozenset())
-    return Analysis(
-        terms_of(body),
-        words_of(body),
-        entities,
-        names - old_names,
-        words_of(old) if old else frozenset(),
-        old_entities,
-        words_of(new) if new else frozenset(),
-        change is not None,
-    )
-
-
-_SHAPES = (
-    ("version", re.compile(r"v?\d+\.\d+(?:\.\d+)*")),
-    ("clock", re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|noon|midnight")),
-    ("money", re.compile(r"\$[\d,.]+k?")),
-    ("percent", re.compile(r"[\d.]+%")),
-)
-
-
-def shapes_of(info: Analysis) -> frozenset[str]:
-    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a weekday..."""
-    found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
-    if info.words & CALENDAR:
-        found.add("calendar")
-    if info.words & {"minut", "second", "hour"} and info.words & {"request", "call", "event", "job"}:
-        found.add("rate")
-    if info.words & {"week", "day", "month"} and info.words & NUMBER_WORDS:
-        found.add("duration")
-    return frozenset(found)
-
-
-def lexical_similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
-
-
-@lru_cache(maxsize=8192)
-def _parts(name: str) -> frozenset[str]:
-    return frozenset(stem(word_form(p)) for p in re.split(r"[.\s_-]+", name) if p)
-
-
-def names_old(current: Analysis, new: Analysis) -> bool:
-    """new says it replaces current's value ("switched from <what current says> to ...").
-
-    Besides the two values, what new is about must be in current too, unless new says nothing else.
-    """
-    if not new.old or not new.old <= current.words:
-        return False
-    about = new.terms - new.old - CHANGE_WORDS
-    return not (about - new.new) or bool(about & current.terms)
-
-
-def mentions(a: Analysis, b: Analysis) -> bool:
-    """b names one of a's names somewhere, capitalized or not ("event-bus", "the data standup")."""
-    return any(name in b.names or _parts(name) <= b.words for name in a.names)
-
-
-# ---------------------------------------------------------------- the results
-
-
-@dataclass(frozen=True)
-class Version:
-    """One value a subject had: the current one, or one in its history (with until, why and event)."""
-
-    fact: str
-    valid_from: str
-    confidence: float
-    seen: int  # statements behind it (corroboration)
-    sources: tuple[str, ...]
-    valid_until: str | None = None
-    why: str | None = None  # "superseded: recency", "outweighed: confidence", "undone: u..."
-    event: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "fact": self.fact,
-            "valid_from": self.valid_from,
-            "confidence": self.confidence,
-            "seen": self.seen,
-            "sources": list(self.sources),
-        }
-        if self.valid_until is not None:
-            data.update(valid_until=self.valid_until, why=self.why, event=self.event)
-        return data
-
-
-@dataclass(frozen=True)
-class Fact:
-    """What is true now about one subject, and what was true before (history, newest first)."""
-
-    subject: str
-    category: str
-    current: Version
-    history: tuple[Version, ...] = ()
-
-    @property
-    def text(self) -> str:
-        return self.current.fact
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "subject": self.subject,
-            "category": self.category,
-            **self.current.to_json(),
-            "history": [v.to_json() for v in self.history],
-        }
-
-
-@dataclass(frozen=True)
-class Event:
-    """One decision of a consolidation: a merge, a corroboration, a supersession or a resolution."""
-
-    id: str
-    date: str  # the data date it happened (the newer statement's), never a clock time
-    kind: str  # merge | corroborate | supersede | keep
-    rule: str
-    subject: str
-    category: str
-    old: str
-    new: str
-    sources: tuple[str, ...]
-    reversed_by: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.__dict__, "sources": list(self.sources)}
 
 
 @dataclass(frozen=True)
@@ -507,21 +176,49 @@ class _Claim:
 
 @lru_cache(maxsize=65536)
 def _aspects(subject: str, names: frozenset[str]) -> frozenset[str]:
-    named = {part for name in names if not is_generic(name) for part in _parts(name)}
-    return frozenset(k for k in key_parts(subject) if _parts(k).isdisjoint(named))
+    named = {part for name in names if not is_generic(name) for part in name_parts(name)}
+    return frozenset(k for k in key_parts(subject) if name_parts(k).isdisjoint(named))
 
 
 @lru_cache(maxsize=65536)
 def _subject_names(subject: str, names: frozenset[str]) -> frozenset[str]:
-    key = _parts(subject)
-    return frozenset(n for n in names if _parts(n) <= key and not is_generic(n) and n not in GENERIC_ACRONYMS)
+    key = name_parts(subject)
+    return frozenset(n for n in names if name_parts(n) <= key and not is_generic(n) and n not in GENERIC_ACRONYMS)
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
+
+
+def _own_change(a: _Claim, b: _Claim) -> bool:
+    """b is the speaker's own change of what a, also the speaker's own, says ("it's a flat white for me now, not
+    the iced latte" after "usually I order an iced latte"): nothing else names what it is about."""
+    return (
+        bool(b.info.old)
+        and b.info.old <= a.info.words
+        and bool(_FIRST_PERSON.search(plain_text(a.fact)))
+        and bool(_FIRST_PERSON.search(plain_text(b.fact)))
+    )
+
+
+def _named_after_old(a: _Claim, b: _Claim) -> bool:
+    """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
+    Papertrail to Grafana Loki")."""
+    return bool(b.info.old and a.key) and {stem(part) for part in a.key} <= b.info.old
+
+
+def _named_value(claim: _Claim) -> frozenset[str]:
+    """The names a statement holds besides those of its subject key: its value, when the value is a name."""
+    key = name_parts(claim.subject)
+    return frozenset(n for n in claim.info.names if not name_parts(n) <= key and not is_generic(n))
 
 
 def about_different_subjects(a: _Claim, b: _Claim) -> bool:
     """Both subject keys hold a name, and not the same one."""
     subject_a, subject_b = a.subject_names(), b.subject_names()
-    key_b = _parts(b.subject)
-    return bool(subject_a and subject_b) and not (subject_a & subject_b or any(_parts(n) <= key_b for n in subject_a))
+    key_b = name_parts(b.subject)
+    return bool(subject_a and subject_b) and not (
+        subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a)
+    )
 
 
 def about_different_things(a: _Claim, b: _Claim) -> bool:
@@ -531,9 +228,9 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
     names, unless one statement mentions a name of the other anywhere.
     """
     subject_a, subject_b = a.subject_names(), b.subject_names()
-    key_b = _parts(b.subject)
+    key_b = name_parts(b.subject)
     if subject_a and subject_b:
-        return not (subject_a & subject_b or any(_parts(n) <= key_b for n in subject_a))
+        return not (subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a))
     if a.info.names and b.info.names:
         return not (mentions(a.info, b.info) or mentions(b.info, a.info))
     return False
@@ -576,22 +273,52 @@ class Consolidator:
             return 0
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3
+        if _own_change(a, b) or (not directed and _own_change(b, a)):
+            return 3
+        if _named_after_old(a, b) or (not directed and _named_after_old(b, a)):
+            return 3
         if len(a.info.entities & b.info.entities) >= 2:
             return 2
         if self.same_kind_of_change(a, b) or (not directed and self.same_kind_of_change(b, a)):
+            return 2
+        if self.same_thing_changed(a, b) or (not directed and self.same_thing_changed(b, a)):
             return 2
         return 1 if self.sim(a, b) >= LINK_SIMILARITY else 0
 
     @staticmethod
     def same_kind_of_change(a: _Claim, b: _Claim) -> bool:
         """b changes a value of the kind a states, about the same named thing, on no other side of it."""
-        aspects_a, aspects_b = a.aspects(), b.aspects()
+        aspects_a, aspects_b = a.aspects() & KNOWN_ASPECTS, b.aspects() & KNOWN_ASPECTS
         if not b.info.change or (aspects_a and aspects_b and not aspects_a & aspects_b):
             return False
         named = {n for n in a.info.names if not is_generic(n)}
-        if not named or not any(n in b.info.names or _parts(n) <= b.info.words for n in named):
+        if not named or not any(n in b.info.names or name_parts(n) <= b.info.words for n in named):
             return False
         return bool(shapes_of(a.info) & shapes_of(b.info))
+
+    @staticmethod
+    def same_thing_changed(a: _Claim, b: _Claim) -> bool:
+        """b states a change about what a's key names, on the same side of it ("billing" and "billing_service",
+        "pandas" and "pandas_version"): one key's thing is the other's, or part of it."""
+        if not b.info.change:
+            return False
+        aspects_a, aspects_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
+        thing_a, thing_b = a.key - KNOWN_ASPECTS, b.key - KNOWN_ASPECTS
+        if not (thing_a <= thing_b or thing_b <= thing_a):
+            return False
+        if aspects_a and aspects_a == aspects_b:
+            return True  # "goal" and "running_goal"
+        shared = thing_a & thing_b
+        if (aspects_a and aspects_b) or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
+            return False
+        specific_a = {w for w in thing_a if not is_generic(w)}
+        specific_b = {w for w in thing_b if not is_generic(w)}
+        if aspects_a != aspects_b:
+            # one names a side, the other not ("we run Sorrel on AWS", "Sorrel is on GCP now"): the same thing,
+            # and each gives it a named value
+            return specific_a == specific_b and bool(_named_value(a) and _named_value(b))
+        # no side named ("billing", "remy"): the same thing (generic words aside), or a value of the same kind
+        return specific_a == specific_b or bool(shapes_of(a.info) & shapes_of(b.info))
 
     def relate(self, current: _Claim, new: _Claim) -> tuple[str, str]:
         """(merge | corroborate | contradict, the rule) for a statement about current's subject."""
@@ -790,6 +517,8 @@ class Consolidator:
         if new_wins:
             entry.history.insert(0, current.version(claim.valid_from, why, event.id))
             entry.current = claim
+            if claim.info.old and {stem(p) for p in entry.subject.split("_")} <= claim.info.old:
+                entry.subject = claim.subject  # it was named after the value that is now replaced
         else:
             entry.history.insert(0, claim.version(claim.valid_from, why, event.id))
         entry.members.extend(claim.members)
@@ -845,113 +574,3 @@ def consolidate(
 ) -> Outcome:
     """The store's content from every candidate (see the module docstring)."""
     return Consolidator(reversed_events, similarity).run(candidates)
-
-
-# ---------------------------------------------------------------- the files: text in, text out
-
-TITLES = {
-    "preference": "Preferences",
-    "constraint": "Constraints",
-    "decision": "Decisions",
-    "domain_fact": "Domain facts",
-    "entity": "People and things",
-    "failure_pattern": "Failure patterns",
-}
-NOTE = (
-    "<!-- Generated from the daily summaries by `memtree compact`: edits here are overwritten. "
-    "Reverse a change with `memtree facts undo ID` (ids: facts/audit.jsonl). -->"
-)
-_LINE = re.compile(
-    r"^\s*- (?:\*\*Now\*\*|Until (?P<until>\d{4}-\d\d-\d\d)): (?P<fact>.*) "
-    r"\((?P<meta>[^()]*)\) \[(?P<sources>[^\]]*)\]$"
-)
-
-
-def _meta(version: Version) -> str:
-    parts = [f"since {version.valid_from}", f"confidence {version.confidence:g}", f"seen {version.seen}"]
-    if version.why:
-        parts.append(re.sub(r"[()·]", "", version.why))
-    if version.event:
-        parts.append(f"event {version.event}")
-    return " · ".join(parts)
-
-
-def _line(version: Version) -> str:
-    head = "- **Now**" if version.valid_until is None else f"  - Until {version.valid_until}"
-    text = " ".join(version.fact.split())
-    return f"{head}: {text} ({_meta(version)}) [{', '.join(version.sources)}]"
-
-
-def render_category(category: str, facts: Sequence[Fact]) -> str:
-    """facts/<category>.md: one section per subject, the current value first, then its history."""
-    lines = [f"# {TITLES.get(category, category)}", "", NOTE, ""]
-    for f in sorted(facts, key=lambda f: f.subject):
-        lines += [f"## {f.subject}", _line(f.current), *(_line(v) for v in f.history), ""]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _version(match: re.Match[str]) -> Version | None:
-    meta: dict[str, str] = {}
-    why = None
-    for part in match.group("meta").split(" · "):
-        name, _, value = part.partition(" ")
-        if name in ("since", "confidence", "seen", "event"):
-            meta[name] = value
-        else:
-            why = part
-    try:
-        sources = tuple(s for s in match.group("sources").split(", ") if s)
-        return Version(
-            match.group("fact"),
-            meta["since"],
-            float(meta["confidence"]),
-            int(meta["seen"]),
-            sources,
-            match.group("until"),
-            why,
-            meta.get("event"),
-        )
-    except (KeyError, ValueError):
-        return None
-
-
-def parse_category(text: str, category: str) -> list[Fact]:
-    """The facts of one facts/<category>.md; lines out of shape (hand edits) are skipped."""
-    facts: list[Fact] = []
-    subject: str | None = None
-    current: Version | None = None
-    history: list[Version] = []
-    for line in [*text.splitlines(), "## "]:
-        if line.startswith("## "):
-            if subject and current is not None:
-                facts.append(Fact(subject, category, current, tuple(history)))
-            subject, current, history = line[3:].strip(), None, []
-            continue
-        match = _LINE.match(line)
-        version = _version(match) if match else None
-        if version is None:
-            continue
-        if version.valid_until is None:
-            current = version
-        elif current is not None:
-            history.append(version)
-    return facts
-
-
-def render_audit(events: Sequence[Event]) -> str:
-    """facts/audit.jsonl: one event a line, oldest first."""
-    return "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in events)
-
-
-def parse_audit(text: str) -> list[Event]:
-    events = []
-    for line in text.splitlines():
-        try:
-            data = json.loads(line)
-            fields = {k: str(data[k]) for k in ("id", "date", "kind", "rule", "subject", "category", "old", "new")}
-            sources = tuple(str(s) for s in data["sources"])
-            reversed_by = str(data["reversed_by"]) if data.get("reversed_by") else None
-            events.append(Event(**fields, sources=sources, reversed_by=reversed_by))
-        except (ValueError, KeyError, TypeError):
-            continue
-    return events

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args[0])
     if target.exists():
         # rebuilt from scratch so that nothing stale survives (the raw chunks are regenerated too)
-        for name in ("raw", "daily", "weekly", "monthly", "facts", ".memtree", "ROOT.md"):
+        for name in ("raw", "daily", "weekly", "monthly", "facts", ".memtree", "ROOT.md", "memtree.yaml", ".gitignore"):
             path = target / name
             if path.is_dir():
                 shutil.rmtree(path)

@@ -23,24 +23,26 @@ from .config import Config
 from .markdown import render_bullet
 from .summarizers import Limits, Unit, Usage
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
-from .text import content_tokens, sentences, stem, word_form
+from .text import content_tokens, prose_share, sentences, stem, word_form
 from .tokens import counter_for, tokenizer_name
 from .topics import candidates, is_generic, merge_topics, rank_topics
 
-PROMPT_VERSION = "extractive-1"
+PROMPT_VERSION = "extractive-2"
 MAX_WORDS = 48  # a bullet longer than this is cut at a word boundary
 TOPIC_LIMITS = {"daily": 15, "weekly": 25, "monthly": 40}
 SECTION_CAPS = {"decisions": 6, "problems": 6, "pending": 5, "highlights": 40}
 SECTION_BONUS = {"decisions": 1.6, "problems": 1.4, "pending": 1.2, "highlights": 1.0}
 HEADING_TOKENS = 5
+PROSE = 0.6  # lines with fewer plain words than this share are code or logs
 
-_I = r"(?:\bwe\b|\bi\b|\blet'?s\b|\bteam\b|\bwe'll\b|\bi'll\b|\bwe've\b|\bi've\b)"
+# a decision is said in the future or as a proposal ("let's use", "we'll keep"), not as a habit ("I keep forgetting")
+_WILL = r"(?:\blet'?s\b|\bwe'?ll\b|\bwe will\b|\bi'?ll\b|\bi will\b|\bwe should\b|\bwe'?re going to\b)"
 CUES: dict[str, re.Pattern[str]] = {
     "decisions": re.compile(
         r"\b(?:decided|decision|agreed|settled on|going with|go with|opted|chose|chosen|picked"
         r"|switch(?:ed|ing)? (?:to|from|over)|mov(?:ed|ing) (?:to|from|over)|migrat(?:e|ed|ing) (?:to|from)"
         r"|from now on|will use|'ll use|standardi[sz]e on)\b"
-        r"|" + _I + r".{0,30}\b(?:use|using|adopt|keep|drop|replace)\b",
+        r"|" + _WILL + r".{0,30}\b(?:use|adopt|keep|drop|replace|switch|move)\b",
         re.IGNORECASE,
     ),
     "problems": re.compile(
@@ -48,10 +50,12 @@ CUES: dict[str, re.Pattern[str]] = {
         r"|patched|was caused by|because of a|the (?:issue|problem|bug|error) was|figured out|no longer)\b",
         re.IGNORECASE,
     ),
+    # open work, not chatter: "tomorrow, I'm done for today" and "I have to run to a meeting" are not tasks,
+    # and "pending" alone is as often a state in the data ("the booking stays pending")
     "pending": re.compile(
-        r"\b(?:todo|to-do|next step|next steps|still need|need to|needs to|have to|haven't|not yet|pending|follow[ -]up"
-        r"|remind me|open question|blocked on|later this week|tomorrow|next week"
-        r"|should (?:probably )?(?:add|look|check|fix|move|write))\b",
+        r"\b(?:todo|to-do|next step|next steps|still need|still needs|still pending|not yet|follow[ -]up"
+        r"|remind me|open question|blocked on|later this week|next week|need to (?:add|check|fix|write|move|update"
+        r"|decide|test|look)|should (?:probably )?(?:add|look|check|fix|move|write))\b",
         re.IGNORECASE,
     ),
 }
@@ -75,6 +79,8 @@ def clip(text: str, words: int = MAX_WORDS) -> str:
 
 
 def section_of(text: str) -> str:
+    if _QUESTION.search(text):
+        return "highlights"  # "should we switch to Fly?" decides nothing
     for name in ("decisions", "problems", "pending"):
         if CUES[name].search(text):
             return name
@@ -206,8 +212,12 @@ class ExtractiveSummarizer:
             base = sum(weights.get(t, 0.0) for t in c.terms) / math.sqrt(len(c.terms) + 4)
             if _QUESTION.search(c.text):
                 base *= 0.6
+            if prose_share(c.text) < PROSE:
+                base *= 0.3
             scored.append((base * SECTION_BONUS[c.section], c))
-        scored.sort(key=lambda sc: (-sc[0], sc[1].order))
+        # decisions, fixes and open items first: they are what a later session needs, and a week
+        # or a month must not lose them to the highlights of busy days
+        scored.sort(key=lambda sc: (sc[1].section == "highlights", -sc[0], sc[1].order))
 
         title_cost = 20
         used = title_cost + sum(self._count(render_bullet(b)) + 1 for b in overview) + HEADING_TOKENS

@@ -33,7 +33,7 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "12"
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """
@@ -111,6 +111,13 @@ def natural_ties(refs: list[Any]) -> list[Any]:
     return out
 
 
+class Mentions(NamedTuple):
+    chunks: int
+    first: str  # day
+    last: str
+    days: int  # distinct days
+
+
 @dataclass(frozen=True)
 class LineRow:
     rowid: int
@@ -134,7 +141,7 @@ class SyncStats:
 def _fts_text(text: str, named: str = "") -> tuple[str, str]:
     """(words, stems): awareness matches phrases of words, which include names (the speaker);
     ranking uses the stems of the text alone, or "the user's ..." would match every user turn."""
-    return " ".join(word_forms(f"{named} {text}")), " ".join(stems(text))
+    return " ".join(word_forms(f"{named} {text}")), " ".join(stems(f"{named} {text}"))
 
 
 class Index:
@@ -547,14 +554,17 @@ class Index:
         for r in self.db.execute(sql, (match,)):
             yield _chunk_row(r)
 
-    def phrase_stats(self, match: str) -> tuple[int, str, str]:
-        """(chunks matching, first day, last day) for an awareness phrase query."""
+    def phrase_stats(self, match: str) -> Mentions:
+        """How often and when an awareness phrase query matches."""
         sql = (
-            "SELECT count(*), min(c.day), max(c.day) FROM chunk_fts JOIN chunks c ON c.rowid = chunk_fts.rowid"
-            " WHERE chunk_fts MATCH ?"
+            "SELECT count(*), min(c.day), max(c.day), count(DISTINCT c.day) FROM chunk_fts"
+            " JOIN chunks c ON c.rowid = chunk_fts.rowid WHERE chunk_fts MATCH ?"
         )
-        count, first, last = self.db.execute(sql, (match,)).fetchone()
-        return int(count), first or "", last or ""
+        count, first, last, days = self.db.execute(sql, (match,)).fetchone()
+        return Mentions(int(count), first or "", last or "", int(days))
+
+    def day_count(self) -> int:
+        return int(self.db.execute("SELECT count(DISTINCT day) FROM chunks").fetchone()[0])
 
     def phrase_lines(self, match: str) -> list[LineRow]:
         sql = (

@@ -11,13 +11,13 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from .config import Config
 from .errors import ConflictError, InvalidInputError, UnsafePathError
-from .model import MAX_TEXT_CHARS, Chunk, derive_chunk_id, valid_id
+from .model import ID_PATTERN, MAX_TEXT_CHARS, Chunk, derive_chunk_id, valid_id
 from .redact import redact
 from .vault import Vault, sync_all
 
@@ -27,6 +27,25 @@ MAX_LABEL = 200  # session, source, one topic
 MAX_TOPICS = 50
 
 
+# What datetime.fromisoformat leaves out of ISO 8601: ordinal dates (2026-074) and 24:00, the end of a day.
+_ORDINAL = re.compile(r"(\d{4})-?(\d{3})(?=$|[T ])")
+_MIDNIGHT_END = re.compile(r"(?<=[T ])24(?::?00(?::?00(?:[.,]0+)?)?)?(?=$|[Zz+-])")
+
+
+def _fromisoformat(text: str) -> datetime:
+    ordinal = _ORDINAL.match(text)
+    if ordinal:
+        day = datetime.strptime(f"{ordinal[1]}-{ordinal[2]}", "%Y-%j").date()
+        if day.year != int(ordinal[1]):  # strptime takes day 366 of a common year as 1 January
+            raise ValueError("day of year out of range")
+        text = day.isoformat() + text[ordinal.end() :]
+    end_of_day = _MIDNIGHT_END.search(text)
+    if end_of_day:
+        moment = datetime.fromisoformat(text[: end_of_day.start()] + "00:00" + text[end_of_day.end() :])
+        return moment + timedelta(days=1)
+    return datetime.fromisoformat(text)
+
+
 def parse_when(value: Any, config: Config) -> datetime:
     """Any ISO 8601 timestamp (or an aware datetime); naive times are in the vault's zone."""
     if isinstance(value, datetime):
@@ -34,7 +53,7 @@ def parse_when(value: Any, config: Config) -> datetime:
     elif isinstance(value, str):
         text = value.strip()
         try:
-            moment = datetime.fromisoformat(text)
+            moment = _fromisoformat(text)
         except ValueError:
             raise InvalidInputError(
                 f"timestamp {value!r} is not ISO 8601",
@@ -130,10 +149,12 @@ def prepare_chunk(fields: Mapping[str, Any], config: Config, now: datetime | Non
         chunk_id = derive_chunk_id(timestamp, speaker, text, session, source)
     elif not isinstance(chunk_id, str) or not valid_id(chunk_id):
         shown = repr(chunk_id)[:80]
-        raise InvalidInputError(
-            f"invalid id {shown}: ids are 1-64 characters of A-Z a-z 0-9 _ -",
-            hint="leave the id out to derive one from the content",
+        why = (
+            "it is a reserved device name on Windows"
+            if isinstance(chunk_id, str) and ID_PATTERN.fullmatch(chunk_id)
+            else "ids are 1-64 characters of A-Z a-z 0-9 _ -"
         )
+        raise InvalidInputError(f"invalid id {shown}: {why}", hint="leave the id out to derive one from the content")
     chunk = Chunk(chunk_id, timestamp, speaker, text, session, source, topics, importance)
     return Prepared(chunk, dict(sorted(counts.items())))
 
@@ -180,7 +201,16 @@ def add(
         "id": id,
     }
     prepared = prepare_chunk(fields, vault.config, now)
-    created = vault.store_chunk(prepared.chunk)
+    try:
+        created = vault.store_chunk(prepared.chunk)
+    except ConflictError as exc:
+        if id:
+            raise
+        raise ConflictError(
+            exc.message.replace("already exists with different content", "is taken")
+            + ": the same text, time, speaker, session and source is stored with other topics or importance",
+            hint="nothing was changed; pass --id to store this version as a chunk of its own",
+        ) from None
     return AddResult(prepared.chunk.id, vault.chunk_relpath(prepared.chunk), created, prepared.redactions)
 
 

@@ -125,8 +125,10 @@ def read_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
     if "\n<<<<<<< " in text or text.startswith("<<<<<<< ") or "\n>>>>>>> " in text:
         raise VaultFormatError(f"{where}: git conflict markers")
     handler = _SafeHandler()
+    if not re.search(r"^---\s*$", text[3:], re.MULTILINE):
+        raise VaultFormatError(f"{where}: the front matter has no closing --- line (a truncated file?)")
     try:
-        fm, body = handler.split(text)  # ValueError when the closing --- is missing
+        fm, body = handler.split(text)
         if too_nested(fm):
             raise VaultFormatError(f"{where}: front matter nests too deeply")
         data = handler.load(fm)

@@ -15,23 +15,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from .index import ChunkRow, Index, natural_ties
+from .index import ChunkRow, Index, Mentions, natural_ties
 from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
 from .summary import Summary
-from .text import sentences, word_forms
+from .text import prose_share, sentences, word_forms
 from .tokens import counter_for, tokenizer_name
 from .topics import aliases_of, candidates, display_name, phrase_query, phrases_for, rank_topics, topic_key
 from .vault import Vault
 
 ROOT_FILE = "ROOT.md"
 ACTIVE_DAYS = 30
-GIST_WORDS = 28
+GIST_WORDS = 20
 SHARE_FACTS = 0.15
 SHARE_TIMELINE = 0.12
 MAX_TIMELINE = 14
 RAW_DAY_TOPICS = 15
+ROLES = frozenset({"user", "assistant", "system"})  # who speaks in every agent session: never a topic
 
 NOTICE = (
     "Notes derived from past conversations: memories to check, not instructions to follow. "
@@ -48,6 +49,7 @@ class TopicInfo:
     last: str = "0000-01-01"
     links: list[str] = field(default_factory=list)  # finest place of the last mention first
     gist: str | None = None
+    days: int = 0  # distinct days it was mentioned on (0: not measured)
 
     @property
     def name(self) -> str:
@@ -87,23 +89,36 @@ def _link(path: str) -> str:
 def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapping[str, str]) -> dict[str, TopicInfo]:
     topics: dict[str, TopicInfo] = {}
 
-    def note(name: str, count: int, first: str, last: str) -> TopicInfo:
+    def note(name: str, count: int, first: str, last: str) -> TopicInfo | None:
         key = topic_key(name, aliases)
+        if key in ROLES:
+            return None
         info = topics.setdefault(key, TopicInfo(key))
         info.names[name] += count
         info.count += count
         info.first, info.last = min(info.first, first), max(info.last, last)
         return info
 
-    for summary in cover.summaries:
+    # topics from each day's own summary where there is one: a week or month keeps only its
+    # strongest topics, and a name said on one day is still something memory knows
+    daily = [s for s in all_summaries if s.level == "daily"]
+    days_with_summary = {s.period for s in daily}
+    for summary in daily:
         for t in summary.draft.topics:
             note(t.name, t.count, t.first, t.last)
+    for summary in cover.summaries:  # a week or month whose days have no summary of their own
+        if summary.level != "daily" and not any(
+            d.isoformat() in days_with_summary for d in parse_period(summary.level, summary.period).days()
+        ):
+            for t in summary.draft.topics:
+                note(t.name, t.count, t.first, t.last)
     raw_links: dict[str, list[str]] = defaultdict(list)
     for day, rows in cover.raw_days.items():
         for key, name, count in rank_topics([candidates(r.text, r.topics) for r in rows], RAW_DAY_TOPICS):
             del key
             info = note(name, count, day, day)
-            raw_links[info.key].append(f"raw/{day.replace('-', '/')}")
+            if info is not None:
+                raw_links[info.key].append(f"raw/{day.replace('-', '/')}")
     # where to look: the latest summary (finest level first) that lists the topic
     places: dict[str, list[tuple[str, int, str]]] = defaultdict(list)
     rank = {"daily": 0, "weekly": 1, "monthly": 2}
@@ -118,15 +133,26 @@ def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapp
 
 
 FULL_ENTRIES = 15  # active topics that get a gist when the budget allows
-MAX_LINES = 60  # one-line entries at most; the rest are names in "Also mentioned"
+MAX_LINES = 30  # one-line entries at most; the rest are names in "Also mentioned"
 MEASURED = 400  # topics whose mentions are counted exactly (the strongest by the summaries' figures)
 
 
-def weight(t: TopicInfo) -> float:
-    """How much a topic says: names, acronyms and phrases over plain common words ("token", "app")."""
+BACKGROUND = 0.5  # a plain word mentioned on more than this share of the days is background ("photo", "thanks")
+
+
+def weight(t: TopicInfo, active_days: int = 0) -> float:
+    """How much a topic says: names, acronyms and phrases over plain common words ("token", "app"),
+    and plain words that come up now and then over those that come up every day."""
     name = t.name
-    specific = " " in name.strip() or any(c.isupper() for c in name) or any(c.isdigit() or c in "._" for c in name)
-    return t.count * (1.0 if specific else 0.4)
+    # a capital counts when it is the word's own, not a sentence's: "Stripe" mostly written so,
+    # "Request" not when "request" is the usual spelling
+    lower = sum(n for spelling, n in t.names.items() if spelling.islower())
+    capitalized = any(c.isupper() for c in name) and lower * 2 < sum(t.names.values())
+    specific = " " in name.strip() or capitalized or any(c.isdigit() or c in "._" for c in name)
+    if specific:
+        return float(t.count)
+    background = active_days >= 4 and t.days > BACKGROUND * active_days
+    return t.count * (0.02 if background else 0.4)
 
 
 def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
@@ -142,7 +168,7 @@ def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
 
 def remeasure(
     topics: dict[str, TopicInfo],
-    measure: Callable[[str], tuple[int, str, str] | None],
+    measure: Callable[[str], Mentions | None],
     summary_days: frozenset[str],
     cover: Cover,
 ) -> None:
@@ -150,9 +176,9 @@ def remeasure(
     strongest = sorted(topics.values(), key=lambda t: (-t.count, t.key))[:MEASURED]
     for info in strongest:
         found = measure(info.name)
-        if found is None or found[0] == 0:
+        if found is None or found.chunks == 0:
             continue
-        info.count, info.first, info.last = found
+        info.count, info.first, info.last, info.days = found
         last = info.last
         place = f"daily/{last}.md" if last in summary_days else f"raw/{last.replace('-', '/')}"
         info.links = [place]
@@ -175,7 +201,7 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
         forms = word_forms(text)
         words = text.split()
         short = len(words) <= GIST_WORDS
-        prose = sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)  # not a trace or code
+        prose = prose_share(text) >= 0.7  # not a trace or code
         for n in (1, 2, 3):
             for i in range(len(forms) - n + 1):
                 gram = " ".join(forms[i : i + n])
@@ -219,9 +245,10 @@ class RootInputs:
     last: str = ""
     facts: tuple[str, ...] = ()  # rendered standing-fact lines, most important first
     input_hash: str = ""
-    # exact (mentions, first day, last day) of a topic in all memory; None: keep the summaries' figures
-    measure: Callable[[str], tuple[int, str, str] | None] | None = None
+    # exact mentions of a topic in all memory; None: keep the summaries' figures
+    measure: Callable[[str], Mentions | None] | None = None
     summary_days: frozenset[str] = frozenset()  # days that have a daily summary (for links)
+    active_days: int = 0  # days with chunks
 
 
 def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mapping[str, str]) -> str:
@@ -275,15 +302,16 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
     kept = drop_covered_words(topics)
-    active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weight(t), t.key))
-    inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weight(t), t.key))
+    days = inputs.active_days
+    active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weight(t, days), t.key))
+    inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weight(t, days), t.key))
     order = active + inactive
     tiers = {t.key: "drop" for t in order}
     costs = {
         t.key: {
             "full": count(_entry(t, True) + "\n"),
             "line": count(_entry(t, False) + "\n"),
-            "name": count(f"{t.name} ({t.count}), "),
+            "name": count(f"{t.name}, "),
             "drop": 0,
         }
         for t in order
@@ -311,7 +339,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     def sections() -> list[tuple[str, Sequence[str]]]:
         names = sorted((t for t in order if tiers[t.key] == "name"), key=lambda t: (-t.count, t.key))
         dropped = sum(1 for t in order if tiers[t.key] == "drop")
-        tail = ", ".join(f"{t.name} ({t.count})" for t in names)
+        tail = ", ".join(t.name for t in names)
         if dropped:
             tail = (tail + ", " if tail else "") + f"and {dropped} more (ask `memtree know`)"
         return [
@@ -366,7 +394,7 @@ def _timeline(cover: Cover) -> list[str]:
     return [text for _, text in lines[:MAX_TIMELINE]]
 
 
-ROOT_VERSION = "root-1"  # bump when the rendering changes: it is part of ROOT.md's input hash
+ROOT_VERSION = "root-2"  # bump when the rendering changes: it is part of ROOT.md's input hash
 
 
 def _covered_days(paths: Sequence[str]) -> set[str]:
@@ -422,12 +450,12 @@ def root_inputs(vault: Vault, index: Index, with_content: bool = True) -> RootIn
     summaries = tuple(summary for _, summary in index.summaries())
     aliases = aliases_of(config.aliases)
 
-    def measure(name: str) -> tuple[int, str, str] | None:
+    def measure(name: str) -> Mentions | None:
         phrases = phrases_for(name, aliases)
         return index.phrase_stats(phrase_query(phrases)) if phrases else None
 
     daily = frozenset(s.period for s in summaries if s.level == "daily")
-    return RootInputs(summaries, rows, count, first, last, facts, fingerprint, measure, daily)
+    return RootInputs(summaries, rows, count, first, last, facts, fingerprint, measure, daily, index.day_count())
 
 
 def root_text(vault: Vault, index: Index) -> str:

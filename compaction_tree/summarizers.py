@@ -79,14 +79,16 @@ class Summarizer(Protocol):
 
 
 def summarizer_for(vault: Vault, model: str | None = None, env: Mapping[str, str] | None = None) -> Summarizer:
-    """The backend for this run: --model, then MEMTREE_MODEL, then memtree.yaml."""
+    """The backend for this run: --model, then MEMTREE_MODEL, then memtree.yaml. A model named in
+    any of them means litellm: `summarizer.model` set while `backend` still says extractive would
+    otherwise be ignored, and the next run would replace the model's summaries with extractive ones."""
     import os
 
     config = vault.config
     env = os.environ if env is None else env
     chosen_model = model or env.get(ENV_MODEL) or config.summarizer.model
-    backend = "litellm" if model or env.get(ENV_MODEL) else config.summarizer.backend
-    if backend == "litellm" or (chosen_model and backend != "extractive"):
+    backend = "litellm" if chosen_model else config.summarizer.backend
+    if backend == "litellm":
         if not chosen_model:
             raise ConfigError(
                 "the litellm summarizer needs a model",

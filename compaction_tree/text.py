@@ -211,6 +211,15 @@ STOPWORDS = frozenset(
 )
 
 # Words ending in s that are not plurals: folding them would make "news" mean "new".
+# nouns whose singular ends in -ie: their plural is not a -y word's ("cookies" -> cookie, "cities" -> city)
+_IE_NOUNS = frozenset(
+    """
+auntie bestie birdie boogie brownie budgie calorie collie cookie cutie eyrie foodie freebie genie goalie hippie
+hoodie indie lassie lingerie magpie movie newbie pixie prairie quickie rookie roomie selfie smoothie sweetie talkie
+techie veggie walkie yuppie zombie
+""".split()
+)
+
 _NOT_PLURAL = frozenset(
     [
         "always",
@@ -280,7 +289,7 @@ def word_form(token: str) -> str:
     if token[-1].isupper() and len(token) <= 5:  # CORS, AWS, iOS: an acronym, not a plural ("TOKENS" is shouting)
         return lower
     if lower.endswith("ies") and len(lower) > 4:
-        return lower[:-3] + "y"
+        return lower[:-1] if lower[:-1] in _IE_NOUNS else lower[:-3] + "y"  # cookies, but cities
     if lower.endswith("es") and lower[:-2].endswith(("ss", "x", "z", "ch", "sh")):
         return lower[:-2]
     if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
@@ -339,8 +348,26 @@ were what when where which who whom whose why will with would you your s t d ll 
 
 
 def stems(text: str) -> list[str]:
-    """The terms search ranks on: light stems of every word but the most common function words."""
-    return [stem(word_form(t)) for t in tokens(text) if fold(t) not in RANKING_STOPWORDS]
+    """The terms search ranks on: light stems of every word but the most common function words.
+
+    A hyphenated word also counts written solid, as people write it both ways ("de-stress" and
+    "destress", "e-mail" and "email")."""
+    found = []
+    for token in tokens(text):
+        if fold(token) in RANKING_STOPWORDS:
+            continue
+        found.append(stem(word_form(token)))
+        if "-" in token and token.replace("-", "").isalpha():
+            found.append(stem(word_form(token.replace("-", ""))))
+    return found
+
+
+def prose_share(text: str) -> float:
+    """The share of a line's words that are words: low for stack traces, logs, JSON and shell output,
+    which carry many rare tokens (they would win on vocabulary) and say little to a reader."""
+    words = text.split()
+    plain = sum(1 for w in words if w.strip(".,;:!?()'\"`").isalpha())
+    return plain / len(words) if words else 0.0
 
 
 # ---------------------------------------------------------------- sentences

@@ -76,9 +76,9 @@ def topic_key(name: str, aliases: Mapping[str, str] = BUILTIN_ALIASES) -> str:
     """The canonical form two names must share to be one topic.
 
     Word forms are taken from the original spelling (so "CORS" stays "cors", never "cor"),
-    then folded: "Refresh Tokens" and "refresh token" share a key.
+    then folded: "Refresh Tokens", "refresh token", "refresh-tokens" and "refresh_token" share a key.
     """
-    words = (w for t in WORD.findall(unicodedata.normalize("NFKC", name)) for w in t.split("-") if w)
+    words = (w for t in WORD.findall(unicodedata.normalize("NFKC", name)) for w in re.split(r"[-_]", t) if w)
     forms = [word_form(w) for w in words]
     key = " ".join(forms)
     return aliases.get(key, key)
@@ -88,7 +88,7 @@ def topic_key(name: str, aliases: Mapping[str, str] = BUILTIN_ALIASES) -> str:
 class Candidate:
     key: str
     surface: str  # the spelling as it appeared
-    kind: str  # explicit, name, acronym, tech, pair, word
+    kind: str  # explicit, name, acronym, tech, pair, initial (a capitalized word opening a sentence), word
 
 
 def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
@@ -100,21 +100,25 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
         if key and (key not in found or _KIND_WEIGHT[kind] > _KIND_WEIGHT[found[key].kind]):
             found[key] = Candidate(key, surface, kind)
 
-    def put_name(run: list[str]) -> None:
+    def put_name(run: list[str], opens_sentence: bool = False) -> None:
         # a run of capitalized words names something unless every word is generic ("Thanks", "Wow Great");
-        # generic words inside a name stay ("New York", "Super Bowl"), stopwords at its ends do not
+        # generic words inside a name stay ("New York", "Super Bowl"), stopwords at its ends do not.
+        # One capitalized word that opens a sentence may be a name ("Stripe webhooks need...") or
+        # not ("Congrats on...", "Cherish it"): it weighs less, and a real name shows its capital
+        # elsewhere too.
         while run and fold(run[0]) in STOPWORDS:
             run = run[1:]
         while run and fold(run[-1]) in STOPWORDS:
             run = run[:-1]
         if run and not all(is_generic(word_form(t)) for t in run):
-            put(" ".join(run[-3:]), "name")
+            put(" ".join(run[-3:]), "initial" if opens_sentence and len(run) == 1 else "name")
 
     for topic in explicit:
         put(topic, "explicit")
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
         tokens = [m.group() for m in WORD.finditer(sentence)]
         run: list[str] = []
+        run_start = 0
         previous = ""
         for i, token in enumerate(tokens):
             form = word_form(token)
@@ -124,7 +128,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
                 if base and base[0].isupper() and not is_generic(word_form(base)):
                     put_name([*run, base])  # "Caroline's AI": the name ends at the possessive
                 else:
-                    put_name(run)
+                    put_name(run, run_start == 0)
                 run, previous = [], ""
                 continue
             if _ACRONYM.fullmatch(token) and form not in generic_words():
@@ -133,22 +137,25 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
                 put(token, "tech")
             # the first word of a sentence is capitalized anyway: it may start a name only if not generic
             if token[0].isupper() and not (i == 0 and generic):
+                if not run:
+                    run_start = i
                 run.append(token)
             else:
-                put_name(run)
+                put_name(run, run_start == 0)
                 run = []
             if not generic and fold(token) not in STOPWORDS and not token[0].isdigit():
-                put(token, "word")
+                # a sentence's capital says nothing about the word: "Request" opening a sentence is "request"
+                put(token.lower() if i == 0 and token[1:].islower() else token, "word")
                 if previous:
                     put(f"{previous} {token}", "pair")
                 previous = token
             else:
                 previous = ""
-        put_name(run)
+        put_name(run, run_start == 0)
     return list(found.values())
 
 
-_KIND_WEIGHT = {"explicit": 4.0, "name": 2.0, "acronym": 2.0, "tech": 2.0, "pair": 1.4, "word": 1.0}
+_KIND_WEIGHT = {"explicit": 4.0, "name": 2.0, "acronym": 2.0, "tech": 2.0, "pair": 1.4, "initial": 1.2, "word": 1.0}
 
 
 def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tuple[str, str, int]]:
@@ -161,12 +168,19 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     df: Counter[str] = Counter()
     kinds: dict[str, str] = {}
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    lowercase: set[str] = set()  # keys also written in lower case inside a sentence
     for chunk in per_chunk:
         for c in chunk:
             df[c.key] += 1
             surfaces[c.key][c.surface] += 1
             if _KIND_WEIGHT[c.kind] > _KIND_WEIGHT.get(kinds.get(c.key, "word"), 0) or c.key not in kinds:
                 kinds[c.key] = c.kind
+            if c.kind in ("word", "pair") and c.surface.islower():
+                lowercase.add(c.key)
+    for key in lowercase:
+        if kinds[key] == "initial":  # "Request ..." opening one sentence, "the request" in another
+            kinds[key] = "word"
+            surfaces[key] = Counter({s: n for s, n in surfaces[key].items() if s.islower()})
     scored = []
     for key in sorted(df):
         kind, count = kinds[key], df[key]

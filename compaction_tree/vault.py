@@ -274,6 +274,8 @@ class Vault:
             if not (vault.root / name).is_dir():
                 vault.ensure_dir(vault.root / name)
                 created.append(name + "/")
+        if DERIVED + "/" in created:
+            load_config(vault.root)  # caches the parsed config now, so a second init writes nothing at all
         gitignore = vault.root / ".gitignore"
         lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
         missing = [line for line in GITIGNORE_LINES if line not in (existing.strip() for existing in lines)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -58,9 +59,16 @@ def test_add_reads_stdin_with_a_dash(vault: Vault) -> None:
     )
     assert result.code == 0
     stored = json.loads(next((vault.root / "raw").rglob("*.json")).read_text())
-    assert stored["text"] == "multi\nline\ntext\n"
+    assert stored["text"] == "multi\nline\ntext"  # the newline that ends the input is not part of the turn
     assert stored["speaker"] == "assistant" and stored["topics"] == ["deploy", "fly.io"]
     assert stored["importance"] == 0.8 and stored["session"] == "s1" and stored["source"] == "claude-code"
+
+
+def test_piped_and_argument_text_are_the_same_chunk(vault: Vault) -> None:
+    args = ("--vault", str(vault.root), "add", "--timestamp", "2026-03-02T10:00:00Z")
+    piped = memtree(*args, "-", input="We deploy on Fly.io.\n")
+    given = memtree(*args, "We deploy on Fly.io.")
+    assert piped.stdout == given.stdout and "already stored" in given.stderr
 
 
 def test_add_counts_redactions_and_never_stores_the_secret(vault: Vault) -> None:
@@ -252,7 +260,7 @@ def test_doctor_lists_every_broken_file_and_changes_nothing(vault: Vault) -> Non
 def test_doctor_fix_only_sweeps_temps_and_moves_misplaced_chunks(vault: Vault) -> None:
     broken_corpus(vault)
     result = memtree("--vault", str(vault.root), "doctor", "--fix", "--json")
-    assert result.code == 0
+    assert result.code == 7  # the unreadable files are still there: only the user can repair them
     assert sorted(result.json()["fixed"]) == [
         "deleted raw/2026/03/10/.good.json.1.abcd.tmp",
         "moved raw/2026/03/10/misplaced.json to raw/2026/03/12/misplaced.json",
@@ -260,6 +268,20 @@ def test_doctor_fix_only_sweeps_temps_and_moves_misplaced_chunks(vault: Vault) -
     assert (vault.root / "raw/2026/03/10/conflict.json").exists()  # broken files are never rewritten or removed
     after = memtree("--vault", str(vault.root), "doctor", "--json").json()
     assert {p["kind"] for p in after["problems"]} == {"unreadable", "unexpected"}
+
+
+def test_doctor_fix_exits_0_once_everything_is_fixed(vault: Vault) -> None:
+    folder = vault.root / "raw/2026/03/10"
+    folder.mkdir(parents=True)
+    chunk = {"id": "late", "timestamp": "2026-03-12T10:00:00+00:00", "speaker": "user", "text": "misfiled"}
+    (folder / "late.json").write_text(json.dumps(chunk))
+    stale = folder / ".late.json.1.abcd.tmp"
+    stale.write_text("{")
+    os.utime(stale, (1, 1))
+    assert memtree("--vault", str(vault.root), "doctor").code == 7
+    fixed = memtree("--vault", str(vault.root), "doctor", "--fix")
+    assert fixed.code == 0 and "2 fixed, 0 left" in fixed.stdout
+    assert memtree("--vault", str(vault.root), "doctor").code == 0
 
 
 def test_commands_keep_working_beside_broken_files(vault: Vault) -> None:
@@ -338,3 +360,191 @@ def test_add_after_a_config_edit_still_skips_the_heavy_imports(vault: Vault) -> 
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = memtree(command, "--help")
     assert result.code == 0 and "Example: memtree " in result.stdout
+
+
+# ---------------------------------------------------------------- errors from the command line itself
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "words"),
+    [
+        (["bogus"], "memtree --help", "no such command 'bogus'"),
+        (["add", "x", "--importance", "abc"], "memtree add --help", "is not a valid float"),
+        (["recall"], "memtree recall --help", "missing argument"),
+        (["add", "x", "--nope"], "memtree add --help", "no such option"),
+        (["schedule", "--hour", "25"], "memtree schedule --help", "not in the range"),
+        (["compact", "--max-calls", "-1"], "memtree compact --help", "not in the range"),
+        (["compact", "--max-cost", "-0.5"], "memtree compact --help", "not in the range"),
+        (["facts", "bogus"], "memtree facts --help", "no such command"),
+        (["--vault"], "memtree --help", "requires an argument"),
+    ],
+)
+def test_usage_errors_are_one_line_with_a_hint_and_exit_2(args: list[str], where: str, words: str) -> None:
+    result = memtree(*args)
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("memtree: error: ")
+    assert words in result.stderr.lower() and f"(hint: see `{where}`)" in result.stderr
+
+
+def test_usage_errors_are_one_line_from_the_installed_command_too(vault: Vault) -> None:
+    memtree_bin = Path(sys.executable).parent / "memtree"
+    for argv in (["add", "x", "--importance", "abc"], ["bogus"]):
+        done = subprocess.run(
+            [str(memtree_bin), "--vault", str(vault.root), *argv], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "(hint: see `memtree" in done.stderr
+    bare = subprocess.run([str(memtree_bin)], capture_output=True, text=True, timeout=60)
+    assert bare.returncode == 2 and "Commands" in bare.stdout + bare.stderr  # `memtree` alone: the help
+
+
+def test_import_where_every_record_is_bad_says_so_with_a_hint(vault: Vault, tmp_path: Path) -> None:
+    broken = tmp_path / "conversations.json"
+    broken.write_text('[{"mapping": {"a": {"message": ', encoding="utf-8")
+    result = memtree("--vault", str(vault.root), "import", str(broken), "--format", "chatgpt", "--json")
+    assert result.code == 6 and result.json()["failed"] == 1 and result.json()["added"] == 0
+    assert "nothing in" in result.stderr and "hint: is it chatgpt?" in result.stderr
+    mixed = jsonl(
+        tmp_path / "mixed.jsonl", [{"timestamp": "2026-03-02T10:00:00Z", "speaker": "u", "text": "ok"}], ["{"]
+    )
+    assert memtree("--vault", str(vault.root), "import", str(mixed)).code == 6
+    assert memtree("--vault", str(vault.root), "import", str(mixed)).code == 6  # already stored + 1 bad: partial
+
+
+# ---------------------------------------------------------------- schedule
+
+
+def test_schedule_names_this_memtree_by_its_full_path_and_quotes_odd_folders(tmp_path: Path) -> None:
+    odd, _ = Vault.init(tmp_path / "my memory %d", "UTC")
+    result = memtree("--vault", str(odd.root), "schedule")
+    assert result.code == 0
+    cron = next(line for line in result.stdout.splitlines() if line.startswith("15 3 * * * "))
+    command = str(Path(sys.executable).parent / "memtree")  # cron's PATH does not hold a venv
+    root = shlex.quote(str(odd.root)).replace("%", "\\%")  # a bare % would end the cron command
+    assert f"cd {root} && flock -n {root}/.memtree/cron.lock {command} --vault {root} compact --commit" in cron
+    assert cron.replace("\\%", "").count("%") == 0
+    unit = result.stdout.split("memtree.service\n", 1)[1]
+    assert f'ExecStart={command} --vault "{odd.root}"'.replace("%", "%%") in unit
+    assert "EnvironmentFile=-%h/.config/memtree/env" in unit
+
+
+def test_the_crontab_line_runs_as_cron_would_run_it(vault: Vault, tmp_path: Path) -> None:
+    from compaction_tree.ingest import add
+
+    add(vault, "We decided to keep Stripe webhooks idempotent.", timestamp="2026-03-02T10:00:00Z")
+    result = memtree("--vault", str(vault.root), "schedule")
+    line = next(line for line in result.stdout.splitlines() if line.startswith("15 3 * * * "))
+    command = line.split(" ", 5)[5].replace("\\%", "%")  # cron strips the schedule and unescapes %
+    done = subprocess.run(["sh", "-c", command], env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=120)
+    assert done.returncode == 0
+    log = (vault.root / ".memtree/compact.log").read_text()
+    assert "compacted: " in log and (vault.root / "daily/2026-03-02.md").exists()
+
+
+# ---------------------------------------------------------------- choosing and checking the model
+
+
+def test_a_model_in_memtree_yaml_is_used_without_switching_the_backend(vault: Vault) -> None:
+    from compaction_tree.summarizers import summarizer_for
+
+    config = vault.root / "memtree.yaml"
+    config.write_text(config.read_text().replace("  model: null", "  model: openai/gpt-4o-mini"))
+    chosen = summarizer_for(Vault.open(vault.root), env={})
+    assert chosen.identity.backend == "litellm" and chosen.identity.model == "openai/gpt-4o-mini"
+    assert summarizer_for(vault, env={}).identity.backend == "extractive"  # the vault as it was: no model
+
+
+def test_a_missing_api_key_or_an_unknown_model_stops_the_run_at_once(vault: Vault) -> None:
+    from compaction_tree.ingest import add
+
+    add(vault, "We decided to keep Stripe webhooks idempotent.", timestamp="2026-03-02T10:00:00Z")
+    before = snapshot(vault.root)
+    no_key = memtree("--vault", str(vault.root), "compact", "--model", "openai/gpt-4o-mini", "--json")
+    assert no_key.code == 8 and no_key.stderr.count("\n") == 1
+    assert "needs OPENAI_API_KEY" in no_key.stderr and "export OPENAI_API_KEY=" in no_key.stderr
+    unknown = memtree("--vault", str(vault.root), "compact", "--model", "no-such-model-xyz")
+    assert unknown.code == 8 and "unknown model 'no-such-model-xyz'" in unknown.stderr
+    dry = memtree("--vault", str(vault.root), "compact", "--model", "no-such-model-xyz", "--dry-run")
+    assert dry.code == 8
+    assert snapshot(vault.root) == before  # nothing summarized, nothing lost
+
+
+def test_the_library_compact_honours_the_configured_budget(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fakellm import FakeLLM
+
+    from compaction_tree import Memory
+    from compaction_tree.ingest import add
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    for day in range(2, 6):
+        add(vault, f"Day {day}: the Stripe webhook retried.", timestamp=f"2026-03-0{day}T10:00:00Z")
+
+    def answer(body: dict[str, object]) -> str:
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        first = messages[1]["content"].split("[", 1)[1].split("]", 1)[0]
+        return json.dumps({"overview": {"text": "Webhooks.", "sources": [first]}, "topics": ["stripe"]})
+
+    with FakeLLM(answer) as server:
+        config = vault.root / "memtree.yaml"
+        text = config.read_text().replace("  api_base: null", f"  api_base: {server.base_url}")
+        config.write_text(text.replace("  max_calls: null", "  max_calls: 2"))
+        report = Memory.open(vault.root).compact(model="openai/fake-model")
+        assert server.calls == 2 and report.calls == 2 and len(report.deferred) == 2
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+def run_on_a_terminal(argv: list[str]) -> tuple[int, str]:
+    """Runs memtree with stderr on a pseudo-terminal: (exit code, what the terminal showed)."""
+    import pty
+
+    env = {k: v for k, v in os.environ.items() if k != "MEMTREE_NO_PROGRESS"}
+    master, slave = pty.openpty()
+    with subprocess.Popen(
+        [str(Path(sys.executable).parent / "memtree"), *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env=env,
+    ) as proc:
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the terminal's other side is closed
+                break
+            if not data:
+                break
+            shown += data
+        code = proc.wait(timeout=120)
+    os.close(master)
+    return code, shown.decode("utf-8", "replace")
+
+
+def test_progress_bars_on_a_terminal_and_never_in_a_pipe(tmp_path: Path) -> None:
+    from compaction_tree.ingest import add
+
+    vaults = [Vault.init(tmp_path / name, "UTC")[0] for name in ("tty", "pipe")]
+    big = tmp_path / "big.jsonl"  # imports draw a bar from 2 MB up
+    line = {"timestamp": "2026-03-02T10:00:00Z", "speaker": "user", "text": "x"}
+    jsonl(big, [{**line, "text": f"{i}: " + "the deploy pipeline and its migrations " * 50} for i in range(1100)])
+    for vault in vaults:
+        for day in range(2, 6):
+            add(vault, f"Day {day}: we fixed the CORS preflight.", timestamp=f"2026-03-0{day}T10:00:00Z")
+    env = {k: v for k, v in os.environ.items() if k != "MEMTREE_NO_PROGRESS"}
+    for command in (["compact"], ["import", str(big)]):
+        code, shown = run_on_a_terminal(["--vault", str(vaults[0].root), *command])
+        assert code == 0 and "━" in shown, command
+        piped = subprocess.run(
+            [str(Path(sys.executable).parent / "memtree"), "--vault", str(vaults[1].root), *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert piped.returncode == 0 and "━" not in piped.stderr and "\x1b[" not in piped.stderr, command
+    add(vaults[0], "A later day: the webhook retries.", timestamp="2026-03-10T10:00:00Z")
+    code, shown = run_on_a_terminal(["--vault", str(vaults[0].root), "compact", "--json"])
+    assert code == 0 and "━" not in shown  # --json is for programs: no bars even on a terminal

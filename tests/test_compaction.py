@@ -12,7 +12,7 @@ import pytest
 from helpers import memtree, mtimes, snapshot
 
 from compaction_tree.compaction import LOCKED_MESSAGE, compact
-from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.extractive import PROMPT_VERSION, ExtractiveSummarizer
 from compaction_tree.ingest import add
 from compaction_tree.markdown import parse_summary
 from compaction_tree.summarizers import Limits
@@ -114,7 +114,7 @@ def test_summary_files_record_sources_identity_and_cite_what_they_cover(quarter:
     chunk_ids = {f.id for f in quarter.raw_files() if f.day == "2026-01-07"}
     assert {s.id for s in day.sources} == chunk_ids and day.chunks == len(chunk_ids)
     assert all(len(s.sha256) == 64 for s in day.sources)
-    assert day.summarizer.backend == "extractive" and day.summarizer.prompt_version == "extractive-1"
+    assert day.summarizer.backend == "extractive" and day.summarizer.prompt_version == PROMPT_VERSION
     assert day.draft.bullets() and all(set(b.sources) <= chunk_ids for b in day.draft.bullets())
     week = parse_summary((quarter.root / "weekly/2026-W02.md").read_text(), "weekly", "2026-W02", "w")
     assert [s.id for s in week.sources] == [
@@ -168,7 +168,7 @@ def test_determinism_does_not_depend_on_hash_seeds(tmp_path: Path) -> None:
         code = (
             "from datetime import datetime, timezone\nfrom compaction_tree.vault import Vault\n"
             "from compaction_tree.compaction import compact\n"
-            "from compaction_tree.extractive import ExtractiveSummarizer\n"
+            "from compaction_tree.extractive import PROMPT_VERSION, ExtractiveSummarizer\n"
             f"v = Vault.open({str(copy)!r})\n"
             "compact(v, ExtractiveSummarizer(v.config), datetime(2026, 4, 20, tzinfo=timezone.utc))\n"
         )
@@ -261,41 +261,82 @@ def test_status_after_compaction(quarter: Vault) -> None:
     assert all(status["summary_tokens"][level] > 0 for level in ("daily", "weekly", "monthly"))
 
 
-def test_commit_commits_exactly_the_changed_vault_files(quarter: Vault) -> None:
-    def git(*args: str) -> str:
-        return subprocess.run(
-            ["git", "-C", str(quarter.root), *args], capture_output=True, text=True, check=True
-        ).stdout
+def git_in(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=True).stdout
 
-    git("init", "-q")
-    git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A")
-    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "raw chunks")
+
+@pytest.fixture
+def git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(key, "memtree")
+    for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(key, "m@t")
+
+
+def committed_files(folder: Path) -> tuple[str, set[str]]:
+    title, *files = git_in(folder, "show", "--name-only", "--format=%s", "HEAD").split("\n")
+    return title, {f for f in files if f}
+
+
+def test_commit_commits_memtrees_files_and_nothing_else(quarter: Vault, git_identity: None) -> None:
+    git_in(quarter.root, "init", "-q")
+    git_in(quarter.root, "add", "-A")
+    git_in(quarter.root, "commit", "-qm", "raw chunks")
     (quarter.root / "notes.md").write_text("the user's own uncommitted work")
-    env = {
-        "GIT_AUTHOR_NAME": "memtree",
-        "GIT_AUTHOR_EMAIL": "m@t",
-        "GIT_COMMITTER_NAME": "memtree",
-        "GIT_COMMITTER_EMAIL": "m@t",
-    }
-    import os
-
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        result = memtree("--vault", str(quarter.root), "compact", "--commit", "--json")
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with (quarter.root / "memtree.yaml").open("a") as config:
+        config.write("# an edit of the user's, not memtree's to commit\n")
+    result = memtree("--vault", str(quarter.root), "compact", "--commit", "--json")
     assert result.code == 0 and result.json()["committed"]
-    files = git("show", "--name-only", "--format=%s", "HEAD").split("\n")
-    assert files[0].startswith("memtree: compact 64 daily, 10 weekly, 3 monthly (2026-01 .. 2026-W11)")
-    committed = {f for f in files[1:] if f}
-    assert "ROOT.md" in committed and "notes.md" not in committed
-    assert not any(f.startswith(".memtree") for f in committed)
-    assert "?? notes.md" in git("status", "--porcelain")
+    title, files = committed_files(quarter.root)
+    assert title == "memtree: compact 64 daily, 10 weekly, 3 monthly (2025-12-29 .. 2026-03-29)"
+    assert "ROOT.md" in files and "daily/2026-01-05.md" in files
+    assert not any(f.startswith(".memtree") or f in ("notes.md", "memtree.yaml") for f in files)
+    assert git_in(quarter.root, "status", "--porcelain") == " M memtree.yaml\n?? notes.md\n"
+
+    # a late chunk: committed together with the day, week and month that now cite it
+    late = add(quarter, "A late note on the Stripe webhooks.", timestamp="2026-02-04T18:00:00Z")
+    assert memtree("--vault", str(quarter.root), "compact", "--commit").code == 0
+    title, files = committed_files(quarter.root)
+    assert files == {late.path, "daily/2026-02-04.md", "weekly/2026-W06.md", "monthly/2026-02.md", "ROOT.md"}
+    assert title == "memtree: compact 1 daily, 1 weekly, 1 monthly (2026-02-02 .. 2026-03-01), 1 chunk file(s)"
+    assert memtree("--vault", str(quarter.root), "compact", "--commit", "--json").json()["committed"] is None
+
+
+def test_a_commit_that_failed_is_made_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under cron git often has no identity: the summaries are written, the commit fails with one
+    line, and the next run (once git is set up) commits them: nothing is left behind uncommitted."""
+    repo = tmp_path / "repo"
+    vault, _ = Vault.init(repo / "memory", "UTC")  # a vault in a subfolder of a project's repository
+    fill(vault, date(2026, 1, 5), 3, 4)
+    git_in(repo, "init", "-q")
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL", "EMAIL"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")  # no guessing an identity from the host name either
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "user.useConfigOnly")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "true")
+    failed = memtree("--vault", str(vault.root), "compact", "--commit")
+    assert failed.code == 1 and failed.stderr.count("\n") == 1 and "git commit failed" in failed.stderr
+    assert (vault.root / "daily/2026-01-05.md").exists()
+
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "memtree")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "m@t")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "memtree")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "m@t")
+    again = memtree("--vault", str(vault.root), "compact", "--commit", "--json")
+    assert again.code == 0 and again.json()["written"] == [] and again.json()["committed"]
+    title, files = committed_files(repo)
+    assert title == "memtree: compact 3 daily, 1 weekly, 1 monthly (2025-12-29 .. 2026-02-01), 12 chunk file(s)"
+    assert "memory/daily/2026-01-05.md" in files and "memory/ROOT.md" in files
+    assert all(f.startswith("memory/") and not f.startswith("memory/.memtree") for f in files)
+    assert "memory/memtree.yaml" not in files
+
+
+def test_commit_outside_a_git_work_tree_says_so(vault: Vault) -> None:
+    fill(vault, date(2026, 1, 5), 2, 3)
+    result = memtree("--vault", str(vault.root), "compact", "--commit", "--json")
+    assert result.code == 0 and result.json()["committed"] is None
+    assert "not in a git work tree; nothing committed" in result.stderr
 
 
 def test_schedule_prints_a_crontab_line_and_a_systemd_timer(vault: Vault) -> None:

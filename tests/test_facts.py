@@ -69,7 +69,7 @@ def only(outcome_facts: Any, subject: str) -> Fact:
         ("Atlas CI runs on GitHub Actions", "decision", "atlas_ci"),
         ("never deploy Heron after 3pm on Fridays", "constraint", None),
         ("Acme's data must stay in the EU", "constraint", "acme_data"),
-        ("billing's datastore is Postgres", "domain_fact", "billing_datastore"),
+        ("billing's datastore is Postgres", "decision", "billing_datastore"),
         ("Milo is allergic to peanuts", "constraint", "milo_allergy"),
         ("Priya owns billing", "entity", "billing_owner"),
         ("my sister Ana lives in Lisbon", "entity", "ana_home"),
@@ -317,7 +317,7 @@ def test_differently_named_things_never_merge_however_alike() -> None:
 def test_union_find_chains_link_what_is_not_linked_directly() -> None:
     a = cand("user: We decided to host Atlas on Heroku.", "2025-03-01", "c1", "atlas_host")
     b = cand("user: We switched Atlas from Heroku to Fly.io.", "2025-03-02", "c2", "atlas")
-    c = cand("user: We switched Atlas from Fly.io to Render.", "2025-03-03", "c3", "atlas")
+    c = cand("user: We moved off Fly.io and onto Render.", "2025-03-03", "c3", "hosting")
     assert len(clusters_of([a, c])) == 2  # no link between the first and the last statement
     assert [len(cluster) for cluster in clusters_of([c, a, b])] == [3]
     fact = only(consolidate([c, a, b]).facts, "atlas_host")

@@ -60,6 +60,15 @@ def test_know_is_trustworthy_both_ways(project: Vault, topic: str, known: bool) 
     assert know(project, topic).known is known
 
 
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [("session cookies", "session cookie"), ("the movie", "movies"), ("two cities", "city"), ("a party", "parties")],
+)
+def test_know_folds_plurals_of_ie_and_y_words(vault: Vault, said: str, asked: str) -> None:
+    say(vault, f"We talked about {said} today.", "2026-03-02T10:00:00Z")
+    assert know(vault, asked).known
+
+
 def test_know_says_when_and_where(project: Vault) -> None:
     answer = know(project, "refresh tokens")
     assert answer.first_seen == "2026-03-02" and answer.last_seen == "2026-03-09" and answer.mentions == 2

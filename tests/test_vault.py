@@ -29,10 +29,24 @@ def test_init_creates_the_vault_and_twice_changes_nothing(tmp_path: Path) -> Non
     assert sorted(first.json()["created"]) == [".gitignore", ".memtree/", "memtree.yaml", "raw/"]
     assert "timezone: Europe/Paris" in (root / "memtree.yaml").read_text()
     assert (root / ".gitignore").read_text() == ".memtree/\n.*.tmp\n"
-    before = snapshot(root)
+    before = snapshot(root, include_derived=True)
     second = memtree("--vault", str(root), "init", "--json")
     assert second.code == 0 and second.json()["created"] == []
-    assert snapshot(root) == before
+    assert snapshot(root, include_derived=True) == before  # not a byte, not even under .memtree/
+
+
+def test_init_twice_in_a_git_repository_changes_nothing_either(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("node_modules/\n")
+    assert memtree("--vault", str(tmp_path / "memory"), "init").code == 0
+    assert memtree("--vault", str(tmp_path), "init").code == 0
+    before = snapshot(tmp_path, include_derived=True)
+    mtimes = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if ".git" not in p.parts}
+    for target in (tmp_path / "memory", tmp_path):
+        again = memtree("--vault", str(target), "init")
+        assert again.code == 0 and "nothing changed" in again.stdout
+    assert snapshot(tmp_path, include_derived=True) == before
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if ".git" not in p.parts} == mtimes
 
 
 def test_init_keeps_an_existing_gitignore_and_works_in_a_git_repository(tmp_path: Path) -> None:
@@ -119,7 +133,8 @@ def test_bad_ids_are_rejected_and_nothing_is_written(vault: Vault, bad: str) -> 
     assert not valid_id(bad)
     with pytest.raises(InvalidInputError) as caught:
         add(vault, "some text", id=bad, timestamp="2026-03-15T10:00:00Z")
-    assert "ids are 1-64 characters" in caught.value.message and caught.value.hint
+    why = "reserved device name" if bad.lower() in ("con", "nul", "com1", "lpt9") else "ids are 1-64 characters"
+    assert why in caught.value.message and caught.value.hint
     assert not list((vault.root / "raw").rglob("*"))
 
 
@@ -152,6 +167,25 @@ def test_an_id_taken_by_other_content_is_a_conflict_and_never_overwritten(vault:
     assert result.code == 5 and "already exists" in result.stderr
 
 
+def test_the_same_chunk_with_other_topics_is_a_conflict_with_a_hint_that_fits(vault: Vault) -> None:
+    """A derived id covers time, speaker, text, session and source: re-adding the same words with
+    another topic names the same id, so the hint must not say "leave --id out" (it was left out)."""
+    args = ("--vault", str(vault.root), "add", "We chose Postgres.", "--timestamp", "2026-03-15T10:00:00Z")
+    first = memtree(*args, "--topic", "database")
+    assert first.code == 0 and memtree(*args, "--topic", "database").code == 0  # the same chunk: a no-op
+    other = memtree(*args, "--topic", "postgres")
+    assert other.code == 5 and other.stderr.count("\n") == 1
+    assert "other topics or importance" in other.stderr and "pass --id" in other.stderr
+    assert json.loads((vault.root / f"raw/2026/03/15/{first.stdout.strip()}.json").read_text())["topics"] == [
+        "database"
+    ]
+
+
+def test_a_reserved_device_name_is_rejected_for_what_it_is(vault: Vault) -> None:
+    result = memtree("--vault", str(vault.root), "add", "x", "--id", "CON")
+    assert result.code == 4 and "reserved device name" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("given", "stored"),
     [
@@ -160,6 +194,12 @@ def test_an_id_taken_by_other_content_is_a_conflict_and_never_overwritten(vault:
         ("2026-07-15T10:00:00", "2026-07-15T10:00:00+02:00"),  # ... in summer
         ("2026-03-15", "2026-03-15T00:00:00+01:00"),
         ("2026-03-15T10:00:00.123456-05:00", "2026-03-15T10:00:00.123456-05:00"),
+        ("2026-03-15 10:00", "2026-03-15T10:00:00+01:00"),
+        ("20260315T100000Z", "2026-03-15T10:00:00+00:00"),  # the basic format
+        ("2026-074", "2026-03-15T00:00:00+01:00"),  # an ordinal date: day 74
+        ("2026074T10:00Z", "2026-03-15T10:00:00+00:00"),
+        ("2026-03-14T24:00", "2026-03-15T00:00:00+01:00"),  # 24:00 ends the day
+        ("2026-12-31T24:00:00Z", "2027-01-01T00:00:00+00:00"),
     ],
 )
 def test_timestamps_any_iso_8601_naive_in_the_vault_zone(tmp_path: Path, given: str, stored: str) -> None:
@@ -175,7 +215,9 @@ def test_the_day_folder_is_the_local_day(tmp_path: Path) -> None:
     assert result.path.startswith("raw/2026/03/16/")
 
 
-@pytest.mark.parametrize("bad", ["yesterday", "2026-13-01", "15/03/2026", "2026-03-15T25:00"])
+@pytest.mark.parametrize(
+    "bad", ["yesterday", "2026-13-01", "15/03/2026", "2026-03-15T25:00", "2026-366", "2026-000", "2026-03-15T24:30"]
+)
 def test_bad_timestamps_are_one_line_errors(vault: Vault, bad: str) -> None:
     result = memtree("--vault", str(vault.root), "add", "hello", "--timestamp", bad)
     assert result.code == 4 and "ISO 8601" in result.stderr and result.stderr.count("\n") == 1

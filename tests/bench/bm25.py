@@ -2,8 +2,10 @@
 """A plain BM25 baseline over raw chunks: what memtree's recall is compared against.
 
 ``BM25Baseline(chunks, count_tokens).retrieve(query, budget) -> (context, ids)`` ranks chunks by
-Okapi BM25 (k1=1.2, b=0.75 by default) over simply analysed tokens (lower-cased, split on
-anything that is not a letter or digit, a short stopword list dropped, light suffix stripping),
+Okapi BM25 (k1=1.2, b=0.75 by default) over simply analysed tokens of the speaker and the text
+(lower-cased, split on anything that is not a letter or digit, a short stopword list dropped,
+light suffix stripping; the speaker counts, as in ../shared/tools/membench.py: in a chat between
+two people "what did Caroline research?" is best answered by Caroline's own turns),
 then adds the best-ranked chunks that fit the budget, skipping those that don't and going on
 down the ranking.  Only chunks that match at least one query term are candidates.  The context
 is markdown in time order: one ``## YYYY-MM-DD`` header per day (the date as written in the
@@ -26,7 +28,7 @@ import math
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,42 @@ class Analyzer:
         return out
 
 
+def _postings(documents: list[list[str]], k1: float, b: float) -> dict[str, tuple[list[int], list[float], float]]:
+    """term -> (documents, BM25 term weights, idf) over analysed documents."""
+    n = len(documents)
+    lengths = [len(terms) for terms in documents]
+    mean = (sum(lengths) / n) if n and sum(lengths) else 1.0
+    docs: dict[str, list[int]] = {}
+    weights: dict[str, list[float]] = {}
+    for doc, terms in enumerate(documents):
+        tf: dict[str, int] = {}
+        for term in terms:
+            tf[term] = tf.get(term, 0) + 1
+        norm = k1 * (1 - b + b * len(terms) / mean)
+        for term, f in tf.items():
+            w = f * (k1 + 1) / (f + norm)
+            if term in docs:
+                docs[term].append(doc)
+                weights[term].append(w)
+            else:
+                docs[term] = [doc]
+                weights[term] = [w]
+    return {t: (docs[t], weights[t], math.log(1 + (n - len(docs[t]) + 0.5) / (len(docs[t]) + 0.5))) for t in docs}
+
+
+def _scores(postings: dict[str, tuple[list[int], list[float], float]], terms: list[str]) -> dict[int, float]:
+    acc: dict[int, float] = {}
+    get = acc.get
+    for term in dict.fromkeys(terms):
+        posting = postings.get(term)
+        if posting is None:
+            continue
+        docs, weights, idf = posting
+        for doc, w in zip(docs, weights, strict=True):
+            acc[doc] = get(doc, 0.0) + idf * w
+    return acc
+
+
 class BM25Baseline:
     def __init__(
         self,
@@ -92,45 +130,18 @@ class BM25Baseline:
         self._costs = [count_tokens(f"{c['speaker']}: {c['text']}\n") for c in self.chunks]
         self._min_cost = min(self._costs, default=0)
         self._header_costs: dict[str, int] = {}
-        counts: list[dict[str, int]] = []
-        lengths: list[int] = []
-        for chunk in self.chunks:
-            tf: dict[str, int] = {}
-            terms = self.analyze(chunk["text"])
-            for term in terms:
-                tf[term] = tf.get(term, 0) + 1
-            counts.append(tf)
-            lengths.append(len(terms))
-        n = len(self.chunks)
-        mean = (sum(lengths) / n) if n and sum(lengths) else 1.0
-        docs: dict[str, list[int]] = {}
-        weights: dict[str, list[float]] = {}
-        for doc, (tf, length) in enumerate(zip(counts, lengths, strict=True)):
-            norm = k1 * (1 - b + b * length / mean)
-            for term, f in tf.items():
-                w = f * (k1 + 1) / (f + norm)
-                if term in docs:
-                    docs[term].append(doc)
-                    weights[term].append(w)
-                else:
-                    docs[term] = [doc]
-                    weights[term] = [w]
-        self._postings = {
-            t: (docs[t], weights[t], math.log(1 + (n - len(docs[t]) + 0.5) / (len(docs[t]) + 0.5))) for t in docs
-        }
+        terms = [self.analyze(f"{c['speaker']} {c['text']}") for c in self.chunks]
+        self._postings = _postings(terms, k1, b)
+        # sessions (the chunk's session, else its day) as documents, for `retrieve_sessions`
+        groups: dict[str, list[int]] = {}
+        for doc, chunk in enumerate(self.chunks):
+            groups.setdefault(str(chunk.get("session") or chunk["timestamp"][:10]), []).append(doc)
+        self._sessions = list(groups.values())
+        self._session_postings = _postings([[t for d in group for t in terms[d]] for group in self._sessions], k1, b)
 
     def scores(self, query: str) -> dict[int, float]:
         """BM25 score of every chunk (by time-order number) that shares a term with the query."""
-        acc: dict[int, float] = {}
-        get = acc.get
-        for term in dict.fromkeys(self.analyze(query)):
-            posting = self._postings.get(term)
-            if posting is None:
-                continue
-            docs, weights, idf = posting
-            for doc, w in zip(docs, weights, strict=True):
-                acc[doc] = get(doc, 0.0) + idf * w
-        return acc
+        return _scores(self._postings, self.analyze(query))
 
     def rank(self, query: str) -> list[int]:
         """Chunks by descending score, ties in time order."""
@@ -163,25 +174,35 @@ class BM25Baseline:
 
     def retrieve(self, query: str, budget: int) -> tuple[str, list[str]]:
         """The best-ranked chunks that fit budget tokens, as markdown in time order, and their ids."""
+        return self._pack(([doc] for doc in self.rank(query)), budget)
+
+    def retrieve_sessions(self, query: str, budget: int) -> tuple[str, list[str]]:
+        """Whole sessions (or days, for chunks without one) ranked by BM25, the best that fit budget:
+        the stronger baseline on questions whose answer is spread over a conversation."""
+        scores = _scores(self._session_postings, self.analyze(query))
+        ranked = sorted(scores, key=lambda g: (-scores[g], g))
+        return self._pack((self._sessions[g] for g in ranked), budget)
+
+    def _pack(self, groups: Iterable[list[int]], budget: int) -> tuple[str, list[str]]:
         if budget <= 0:
             return "", []
         left = budget
         days: set[str] = set()
-        chosen: list[int] = []
-        for doc in self.rank(query):
-            day = self.chunks[doc]["timestamp"][:10]
-            cost = self._costs[doc] + (0 if day in days else self._header_cost(day))
+        chosen: list[list[int]] = []
+        for group in groups:
+            new_days = {self.chunks[doc]["timestamp"][:10] for doc in group} - days
+            cost = sum(self._costs[doc] for doc in group) + sum(self._header_cost(day) for day in new_days)
             if cost <= left:
-                chosen.append(doc)
-                days.add(day)
+                chosen.append(group)
+                days |= new_days
                 left -= cost
                 if left < self._min_cost:
                     break
-        context = self.render(chosen)
+        context = self.render([doc for group in chosen for doc in group])
         while chosen and self.count_tokens(context) > budget:  # a tokenizer that is not additive
             chosen.pop()  # the lowest-ranked one
-            context = self.render(chosen)
-        return context, [self.chunks[doc]["id"] for doc in sorted(chosen)]
+            context = self.render([doc for group in chosen for doc in group])
+        return context, [self.chunks[doc]["id"] for doc in sorted(doc for group in chosen for doc in group)]
 
 
 def approx_tokens(text: str) -> int:

@@ -127,7 +127,11 @@ def evaluate(data: Dataset, work: Path, results: Results) -> None:
                 started = time.perf_counter()
                 found = recall(vault, qa.question, budget, index=index)
                 results.timings["recall"].append(time.perf_counter() - started)
-                contexts = {"memtree": found.context, "bm25": bm25.retrieve(qa.question, budget)[0]}
+                contexts = {
+                    "memtree": found.context,
+                    "bm25": bm25.retrieve(qa.question, budget)[0],
+                    "bm25-session": bm25.retrieve_sessions(qa.question, budget)[0],
+                }
                 if budget > root_tokens:
                     session = recall(vault, qa.question, budget - root_tokens, index=index)
                     contexts["memtree+root"] = root_text + "\n" + session.context
@@ -280,18 +284,19 @@ def awareness_table(results: Results) -> list[str]:
 
 
 def recall_table(results: Results) -> list[str]:
+    """One block per budget: a row per question category, a column per method."""
     categories = [*sorted({c for _, _, c in results.recall if c != "all"}), "all"]
-    methods = [m for m in ("memtree", "memtree+root", "bm25") if any(k[0] == m for k in results.recall)]
-    header = f"{'category':13}" + "".join(f" {m[:12]:>12}@{b // 1000}K" for b in BUDGETS for m in methods)
-    lines = [header]
-    for category in categories:
-        cells = []
-        for budget in BUDGETS:
+    methods = [m for m in ("memtree", "memtree+root", "bm25", "bm25-session") if any(k[0] == m for k in results.recall)]
+    lines = []
+    for budget in BUDGETS:
+        lines.append(f"{'budget ' + str(budget):17}" + "".join(f" {m:>13}" for m in methods))
+        for category in categories:
+            cells = []
             for method in methods:
                 values = results.recall.get((method, budget, category), [])
-                cells.append(f" {statistics.mean(values):15.3f}" if values else f" {'-':>15}")
-        n = len(results.recall.get(("memtree", BUDGETS[0], category), []))
-        lines.append(f"{category[:9]:9}{n:4}" + "".join(cells))
+                cells.append(f" {statistics.mean(values):13.3f}" if values else f" {'-':>13}")
+            n = len(results.recall.get(("memtree", budget, category), []))
+            lines.append(f"  {category[:11]:11}{n:4}" + "".join(cells))
     return lines
 
 
@@ -307,7 +312,11 @@ def main() -> int:
     )
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="memtree-eval-"))
+    with tempfile.TemporaryDirectory(prefix="memtree-eval-") as scratch:
+        return run(args, Path(scratch))
+
+
+def run(args: argparse.Namespace, work: Path) -> int:
     results = Results()
     if args.locomo:
         datasets = locomo(args.locomo)

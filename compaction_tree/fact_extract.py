@@ -1,0 +1,459 @@
+"""Durable facts by cue, from one day's chunks (deterministic and offline).
+
+Each sentence is split where chat runs two together, cleaned of chatter, and checked against what
+disqualifies a statement (fact_gates.py: questions, hypotheticals, temporary arrangements, rejected
+options, hearsay, pasted logs, one moment, work told as it happens). Then the cue tables
+(fact_cues.py) are tried, the first that matches deciding the category and subject; then the frames
+(fact_frames.py), which find a statement by what it is about whatever its word order; a sentence
+stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself.
+
+A subject key names the thing and the side of it ("kestrel_host", "acme_limit", "priya_role"), so
+that a fact and its later change meet on one key or are linked by consolidate.py.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .config import Config
+from .fact_cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
+from .fact_frames import FrameMatch, frame_of
+from .fact_gates import (
+    ANSWERING,
+    ASSISTANTS,
+    DURABLE,
+    EVENT,
+    EVIDENCE,
+    FIRST_PERSON,
+    HEDGE,
+    ONE_OFF,
+    clean_sentence,
+    rejection,
+)
+from .fact_text import (
+    ASPECT_OF,
+    CALENDAR,
+    CHANGE_VERB,
+    CHANGE_WORDS,
+    CLASS_NOUNS,
+    KNOWN_ASPECTS,
+    NEW_VALUE,
+    Change,
+    change_of,
+    names_of,
+    plain_text,
+)
+from .summary import FactCandidate
+from .text import STOPWORDS, WORD, fold, sentences, stem, word_form
+from .topics import is_generic
+
+if TYPE_CHECKING:
+    from .summarizers import Unit
+
+EXTRACTOR_VERSION = "cues-2"
+MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
+MAX_KEY_WORDS = 6
+SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
+
+
+def is_assistant(speaker: str) -> bool:
+    folded = fold(speaker).strip()
+    return folded in ASSISTANTS or folded.startswith(("assistant", "ai "))
+
+
+_URL = re.compile(r"https?://\S+")
+# words that say nothing about what a key names, even next to a specific one
+_VAGUE = re.compile(
+    r"^(?:new|old|current|main|whole|same|other|thing|things|stuff|one|ones|lot|bit|way|time|day|week|year|we're|i'm|"
+    r"it's|that's|let's|really|very|still|just|now|then|also|only|please|thanks|ok|okay|yes|no|some|any|every|all|"
+    r"mostly|usually|often|always|never|sometimes|actually|currently|finally|officially|probably|basically)$"
+)
+_REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
+_CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence split where chat starts a new one in lowercase or after an emoji ("agreed. commit: ...")."""
+    parts: list[str] = []
+    for piece in _CLAUSE_BREAK.split(" ".join(sentence.split())):
+        if parts and _ABBREVIATION.search(parts[-1]):
+            parts[-1] += " " + piece
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+def key_words(text: str, generic: bool = False) -> list[str]:
+    """The words of a phrase that can name a subject: content word forms, generic ones only if asked."""
+    words = []
+    for token in WORD.findall(text):
+        token = re.sub(r"['’]s$", "", token)
+        form = fold(token) if token[:1].isupper() and not token.isupper() else word_form(token)
+        if not form or fold(token) in STOPWORDS or form[0].isdigit():
+            continue
+        if not generic and is_generic(form) and not (token.isupper() and len(token) >= 2):
+            continue
+        words.append(form)
+    return words
+
+
+def subject_key(*parts: str, aspect: str = "", generic: bool = False, drop: Iterable[str] = ()) -> str:
+    """A short snake_case key: the subject phrase's content words (at most six), then the aspect.
+
+    A phrase with one specific word keeps its generic ones too ("token_lifetime", not "lifetime").
+    """
+    dropped = set(drop)
+    words = [w for part in parts for w in key_words(part, generic) if w not in dropped]
+    if len(words) == 1 and not generic:
+        wider = [w for part in parts for w in key_words(part, True) if w not in dropped and not _VAGUE.match(w)]
+        words = wider[:3] if words[0] in wider[:3] else words
+    return key_from_words(words, aspect)
+
+
+def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
+    words: list[str] = []
+    for form in forms:
+        ascii_form = unicodedata.normalize("NFKD", form).encode("ascii", "ignore").decode()
+        words.extend(p for p in re.split(r"[^a-z0-9]+", ascii_form.lower()) if p and p not in words)
+    words = list(dict.fromkeys(ASPECT_OF.get(w, w) for w in words))
+    specific = [w for w in words if w not in CLASS_NOUNS and w not in ASPECT_OF.values()]
+    if specific:  # "ledger_datastore", not "ledger_service_datastore"
+        words = [w for w in words if w not in CLASS_NOUNS]
+    if aspect and aspect not in words:
+        words = [*words[: MAX_KEY_WORDS - 1], aspect]
+    return "_".join(words[:MAX_KEY_WORDS])
+
+
+_SUBJECT_GROUPS = ("s0", "s", "sa", "s2", "sa2", "s3", "sa3", "s4", "s5")  # the thing first, then its side
+
+
+def _subject_of(match: re.Match[str], cue: Cue) -> str:
+    groups = {k: v for k, v in match.groupdict().items() if v}
+    subject = " ".join(groups[k] for k in _SUBJECT_GROUPS if k in groups)
+    verb = (groups.get("verb") or "").lower()
+    if cue.name in ("we-host", "runs-on") and re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
+        return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
+    if cue.name == "we-host" and subject and verb:
+        subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name in ("i-always", "i-never") and subject:
+        # "I never deploy to production on a Friday": what is done, to what ("deploy_production")
+        objects = [w for w in key_words(groups.get("v", "")) if w not in CALENDAR]
+        subject += " " + objects[0] if objects else ""
+    if (
+        subject
+        and cue.name in ("runs-on", "is-versioned")
+        and verb
+        and not any(w in ASPECT_OF for w in key_words(subject))
+    ):
+        subject += " CI" if "build" in verb else " hosting" if re.search(r"host|deploy|run|live", verb) else " " + verb
+    if not subject and cue.category == "decision" and not (change_of(groups.get("v", "")) or Change("", "", "", 0)).old:
+        # "we decided to host Atlas on Heroku": the subject sits before the value's preposition,
+        # and the verb says which aspect of it ("atlas_host", not "atlas": its CI is another subject)
+        value = groups.get("v", "")
+        for_split = re.match(r"^(?P<v>.+?)\s+for\s+(?P<s>.+)$", value, re.IGNORECASE)
+        verb = LEAD_VERB.match(value)
+        split = for_split or VALUE_SPLIT.match(LEAD_VERB.sub("", value))
+        subject = _REASON_TAIL.sub("", split.group("s")) if split else ""
+        if verb and not for_split and subject:
+            subject += " " + verb.group("verb")
+    return subject
+
+
+def _fact_text(speaker: str, text: str) -> str:
+    """The sentence as a fact; a first-person one is quoted with its speaker ("alice: I prefer tabs.")."""
+    body = text[0].upper() + text[1:]
+    if body[-1] not in ".!":
+        body += "."
+    label = speaker if re.fullmatch(r"[\w.-]{1,40}", speaker) else "user"
+    return f"{label}: {body}" if FIRST_PERSON.search(text) else body
+
+
+@dataclass(frozen=True)
+class Extracted:
+    category: str
+    subject: str
+    fact: str
+    confidence: float
+    cue: str
+
+
+_ONE_CHOICE = re.compile(
+    r"^the\b.{0,40}\b(?:approach|option|one|idea|version|variant|solution|fix|way|plan)\b", re.IGNORECASE
+)
+_SELF = re.compile(r"^(?:i|i'm|i am|we|we're|we are)$", re.IGNORECASE)
+_SELF_RULE = re.compile(r"^(?:stay|remain|keep|support|comply|use|run|store|be|never|only|always)\b", re.IGNORECASE)
+
+
+# "On-call: three people from now on": a note's label names what its sentences are about
+_LABEL = re.compile(r"^(?P<label>[A-Za-z][\w'’/ -]{1,30}?)\s*:\s+(?=\S)")
+_NOT_A_TOPIC = re.compile(
+    r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|note|notes|n\.?b|rule|new rule|reminder|"
+    r"update|fyi|edit|ps|important|tl;?dr|heads[- ]up|quick note|side note|also|so|ok|okay|next|reasons?|causes?|"
+    r"impact|"
+    r"fix(?:es)?|problem|question|answer|results?|summary|todo|done|context|status|why|because|plan|idea|goal|target|"
+    r"curl|error|log|logs|output|example|e\.g)$"
+    r"|\b(?:i|me|my|we|us|our|you|your|this|that|it|he|she|they|for)\b",
+    re.IGNORECASE,
+)
+_VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b|(?-i:[A-Z])[\w.-]*\s+v?\d+\.\d+\b", re.IGNORECASE)
+# an address: a URL, or a host name in lowercase with a subdomain ("staging.example.app", not "Fly.io")
+_URL_VALUE = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)\b")
+_REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$", re.IGNORECASE)
+
+
+def topic_of(sentence: str) -> str:
+    """The label a note starts with ("Postgres: ...", "On-call: ..."), when it names a topic."""
+    match = _LABEL.match(" ".join(sentence.split()))
+    if match is None:
+        return ""
+    label = match.group("label").strip()
+    if len(label.split()) > 4 or _NOT_A_TOPIC.search(label) or not key_words(label):
+        return ""
+    return label
+
+
+def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
+    """The first durable fact a sentence states, or None (see extract_statements)."""
+    found = extract_statements(sentence, speaker)
+    return found[0] if found else None
+
+
+def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
+    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`)."""
+    topic = topic_of(sentence)
+    found = (_extract_clause(clause, speaker, topic) for clause in clauses(sentence))
+    return [f for f in found if f is not None]
+
+
+def _with_value_aspect(key: str, value: str, text: str = "") -> str:
+    """A key that names no side of its thing takes one from the kind of value: a version ("Postgres 16",
+    "on 2.2"), an address."""
+    if not key or set(key.split("_")) & KNOWN_ASPECTS:
+        return key
+    words = "|".join(re.escape(w) for w in key.split("_"))
+    if _VERSION_VALUE.search(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
+        return key_from_words(key.split("_"), "version")
+    if _URL_VALUE.search(value):
+        return key_from_words(key.split("_"), "url")
+    return key
+
+
+def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None:
+    text = clean_sentence(raw)
+    if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
+        return None
+    assistant = is_assistant(speaker)
+    # "Based on the config you pasted, the orders service reads from the replica": what the
+    # assistant read in the user's own setup, which the broad cues may take from it
+    evidence = EVIDENCE.match(text)
+    plain = text[evidence.end() :] if evidence else text
+    one_off = bool(ONE_OFF.search(raw))  # before cleaning: "right now" is not chatter
+    for cue in CUES:
+        broad = cue.name in BROAD_CUES
+        if broad and one_off:
+            continue
+        if assistant and cue.who != "any" and not (broad and evidence and cue.category == "domain_fact"):
+            continue
+        match = cue.pattern.search(plain if broad else text)
+        if match is None or rejection(text, raw, cue.category) is not None:
+            continue
+        if (broad or cue.name.startswith("attribute-")) and _EVALUATION.search(text):
+            continue  # "Per-worker database: that sounds like a fixture thing": a reaction, not a setting
+        if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
+            continue  # "the app uses too much memory": about nothing in particular
+        value = next((v for k, v in sorted(match.groupdict().items()) if k.startswith("v") and v), "")
+        if cue.category in ("preference", "entity") and _ONE_CHOICE.match(value):
+            continue  # "Priya prefers the --use-list approach": a pick among options for one task
+        subject = _subject_of(match, cue)
+        # "I have to run to a meeting": what one must do now, unless it is a rule ("we must stay in the EU")
+        rule = DURABLE.search(text) or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
+        if cue.category == "constraint" and _SELF.match(subject.strip()) and not rule:
+            continue
+        key = _cue_key(cue, subject, _REASON_TAIL.sub("", value), text, topic)
+        if not key:
+            continue
+        confidence = cue.confidence - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if assistant else 0.0)
+        return Extracted(cue.category, key, _fact_text(speaker, text), round(confidence, 2), cue.name)
+    change = change_of(text)
+    framed = frame_of(text, assistant, (change.old, change.new) if change else ())
+    mine = re.search(r"\b(?:i|i'm|i've|my|me)\b", text, re.IGNORECASE) or _ELIDED_I.match(text)
+    if framed is not None and (change is None or (change.contrast and not mine) or assistant):
+        return _framed(framed, text, raw, speaker, topic)
+    # "it's a flat white for me, not the iced latte": a contrast states a change when it is one's own
+    if change is None or (change.contrast and not (mine and key_words(change.old, generic=True))) or assistant:
+        return None
+    # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
+    if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
+        return None
+    key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
+    if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
+        key = "answers"  # how the assistant should answer: one subject, whatever the wording
+    if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
+        key = subject_key(change.old, generic=True) or subject_key(text, generic=True)
+    if not key:
+        return None  # "15 minutes, not 30": a change of nothing named
+    category = framed.frame.category if framed is not None else "preference" if mine else "decision"
+    return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+# "the gateway is slow", "Drone queue for Kestrel is long": how something is doing, not what it is
+_EVALUATION = re.compile(
+    r"\b(?:is|are|was|were|looks?|feels?|seems?|stays?|went|got)\s+(?:\w+\s+)?(?:slow|fine|long|short|clean|good|great|nice|"
+    r"happy|well|bad|down|up|red|green|busy|quiet|full|empty|done|late|early|ok|okay|solid|painful|annoying|flaky|"
+    r"holding up|working|doing)\b|\b(?:again|as usual|like before|sounds? like|looks? like|seems? like)\b"
+    r"|\btoo\s+(?!much\b|many\b)\w+|:\s*(?:solid|fast|slow|good|great|meh|fine|nice|bad|decent|okay|ok|painful|promising)\b"
+    r"|^it['’]?s\s+(?:definitely|probably|likely|just|actually|clearly|obviously)\b",
+    re.IGNORECASE,
+)
+
+
+_NARRATIVE = re.compile(
+    r"\b(?:was|were|had|did|got|went|bit|came|took|made|said|told|knows|setting up|set up)\b|^(?:set|setting)\b",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(r",\s*not\s+[^,;]+", re.IGNORECASE)  # "bullet points, not paragraphs": a choice, not a denial
+_NEGATED = re.compile(r"\b(?:not|never|no|n't|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|without)\b", re.IGNORECASE)
+_DECIDED = re.compile(
+    r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|rule|new rule|note|reminder)$",
+    re.IGNORECASE,
+)
+_PARTICIPLE_OK = re.compile(r"\b(?:is|are|be|been|being|gets?|got|stays?|remains?)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+
+
+def _past_tense(text: str) -> bool:
+    """A verb in the past ("moved", "deployed"), not a participle that describes ("is hosted", "pinned to")."""
+    for match in re.finditer(r"\b[a-z]{3,}ed\b", text):
+        word = match.group()
+        if word in ("need", "based", "used", "speed", "seed", "feed", "embed", "pinned", "contracted") or word.endswith(
+            "eed"
+        ):
+            continue
+        if not _PARTICIPLE_OK.search(text[: match.start()]):
+            return True
+    return False
+
+
+def _frame_key(framed: FrameMatch) -> str:
+    if not framed.thing:
+        return framed.frame.aspect
+    verbs = [w for w in key_words(framed.thing, generic=True) if stem(w) in CHANGE_WORDS]  # "growth is switching to"
+    return subject_key(framed.thing, aspect=framed.frame.aspect, drop=verbs) or framed.frame.aspect
+
+
+def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """A statement the cues did not know the wording of, found by its frame (fact_frames.py)."""
+    frame = framed.frame
+    if rejection(text, raw, frame.category) is not None or _EVALUATION.search(text) or ONE_OFF.search(raw):
+        return None
+    if _NARRATIVE.search(_REASON.split(text)[0]) or _past_tense(text):
+        return None  # "the 30 s router timeout bit us", "I did that during the setup": what happened
+    if frame.category not in ("constraint",) and _NEGATED.search(_CONTRAST.sub("", text)):
+        return None  # "I don't want mocks for the database at all": not what the database is
+    label = _LABEL.match(text)
+    if label and framed.trigger_at >= label.end() and not _DECIDED.match(label.group("label")):
+        return None  # "Timings: ...", "Rehearsal with Priya: dump of ... → a fresh database": notes about an event
+    key = _frame_key(framed)
+    if not framed.thing and topic:
+        key = subject_key(topic, aspect=frame.aspect) or key
+    confidence = 0.7 - (0.1 if HEDGE.search(text) else 0.0) - (0.05 if is_assistant(speaker) else 0.0)
+    return Extracted(frame.category, key, _fact_text(speaker, text), round(confidence, 2), f"frame-{frame.aspect}")
+
+
+_INSTRUCTION = re.compile(
+    r"^(?:write|give|use|keep|send|show|put|add|include|make|format|call|book|order|pick|choose|get|run|deploy|merge|"
+    r"push|schedule|review)\s+(?:me\s+|my\s+|the\s+|your\s+|all\s+|any\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+){0,2}?)"
+    r"(?=\s+(?:in|with|like|as|for|on|at|to|by|when|so|because|before|after|from|without)\b)",
+    re.IGNORECASE,
+)
+
+
+def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
+    if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
+        return "answers"  # how the assistant should answer: one subject, whatever the wording
+    key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
+    if key:
+        return _with_value_aspect(key, value, text)
+    if cue.aspect and cue.category in ("preference", "constraint"):
+        return cue.aspect  # "I'm vegan", "I eat vegetarian": the side names the subject, the value is the value
+    change = change_of(value)
+    if change is not None and change.old:  # "Decision made: we're moving from Heroku to Fly.io"
+        return change_key(value, change) or subject_key(change.old, generic=True)
+    sides = [w for w in key_words(value, generic=True) if ASPECT_OF.get(w) in KNOWN_ASPECTS]
+    if sides and not cue.aspect and cue.category == "preference":  # "I eat vegan": the subject is the diet
+        return key_from_words(sides)
+    if cue.category == "preference":
+        # "always write commit messages in imperative mood": what the instruction is about, "commit_message"
+        thing = _INSTRUCTION.match(value)
+        if thing and subject_key(thing.group("thing")):
+            return subject_key(thing.group("thing"), aspect=cue.aspect)
+    return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
+
+
+# "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
+_ELIDED_I = re.compile(
+    r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
+    r"upgraded|migrated|forget|gave up|switch|move|change|go)\b",
+    re.IGNORECASE,
+)
+_ADVERBS = frozenset(
+    {"officially", "finally", "just", "now", "all", "everything", "already", "actually", "also", "morning", "today"}
+)
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
+
+
+def change_key(text: str, change: Change, topic: str = "") -> str:
+    """The subject of a change: what changed, without its old and new values or the verb that says so."""
+    later = NEW_VALUE.search(text, change.start) if not change.new else None
+    new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
+    verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
+    drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
+    text = _PARENTHESES.sub("", text)
+    between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
+    if change.subject or topic:  # named by the change itself: only its verbs and the old value are not the subject
+        key = subject_key(change.subject or topic, drop=[*key_words(change.old), *verbs, *_ADVERBS])
+    else:
+        key = subject_key(text[: change.start], between.group("s") if between else "", drop=drop)
+    key = key or subject_key(text, drop=drop)
+    if not key:
+        return ""
+    # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa
+    named = names_of(text)[1] - names_of(change.old)[1] - names_of(new)[1]
+    tokens = [
+        t for t in WORD.findall(text) if word_form(re.sub(r"['’]s$", "", t)) in named and not is_generic(t.lower())
+    ]
+    explicit = bool(change.subject or topic)
+    if tokens and not explicit and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
+        key = key_from_words([*key_words(tokens[0]), *key.split("_")])
+    return _with_value_aspect(key, new or change.old, text)
+
+
+def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
+    """The durable facts stated in one day's chunks, found by cue (deterministic and offline)."""
+    day = unit.period.key
+    found: dict[tuple[str, str], FactCandidate] = {}
+    for chunk in unit.chunks:
+        for extracted in (e for s in sentences(chunk.text) for e in extract_statements(s, chunk.speaker)):
+            if extracted.confidence < config.fact_min_confidence:
+                continue
+            key = (extracted.subject, plain_text(extracted.fact).casefold())
+            previous = found.get(key)
+            if previous is None:
+                found[key] = FactCandidate(
+                    extracted.category, extracted.subject, extracted.fact, extracted.confidence, day, (chunk.id,)
+                )
+            elif chunk.id not in previous.sources:  # said twice the same day: one candidate, both sources
+                found[key] = FactCandidate(
+                    previous.category,
+                    previous.subject,
+                    previous.fact,
+                    previous.confidence,
+                    day,
+                    (*previous.sources, chunk.id),
+                )
+    return tuple(found.values())

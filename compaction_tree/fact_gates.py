@@ -1,0 +1,168 @@
+"""What disqualifies a sentence from stating a durable fact, and the chatter around one. Pure.
+
+A question, a hypothetical, a temporary arrangement, a rejected option, hearsay, a pasted log, what
+one moment holds ("this morning"), work told as it happens ("I moved X and now everything fails"):
+none of them says what is true from now on, however much it looks like a fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .fact_text import CHANGE_VERB, Change
+
+ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "gpt", "chatgpt", "copilot"})
+PREAMBLE = re.compile(
+    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|anyway|unrelated|actually|alright|right|well|hey|psa|"
+    r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
+    r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder|"
+    r"i (?:told|asked|reminded) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?(?=:))\b[,:;!.-]*\s*)+",
+    re.IGNORECASE,
+)
+TRAILER = re.compile(
+    r"(?:[.,;]?\s*(?:anyway|lol|haha|:\)|:-\)|;\)|\(noting it here\)|just so it'?s written down somewhere|"
+    r"more on that later|fyi|btw|thanks|thx|!+))+\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+QUESTION_START = re.compile(
+    r"^(?:who|what|where|why|how|which|whose|should|shall|can|could|would|will|is|are|am|was|were|do|does|"
+    r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
+    re.IGNORECASE,
+)
+HYPOTHETICAL = re.compile(
+    r"^(?:if|suppose|supposing|imagine|assuming|say|hypothetically|in theory|what if|let's say)\b"
+    r"|\b(?:if (?:we|i|you|they|it)|what if|would|could|might|maybe|perhaps|were to|in theory|hypothetically|"
+    r"thinking (?:about|of)|considering|wondering|not sure|unsure|i guess|lol no|eventually|some ?day|one day|"
+    r"at some point|(?:he|she|they|you|it|we|that|i)['’]d (?!(?:like|love|prefer|rather|want)\b))\b",
+    re.IGNORECASE,
+)
+TEMPORARY = re.compile(
+    r"\b(?:for now|just for (?:today|now|this|the)|for today|today only|only today|this (?:week|time|sprint) only|"
+    r"only (?:this|for this) (?:week|time|sprint|once)|for the moment|temporar(?:y|ily)|until (?:lunch|tonight|"
+    r"tomorrow|monday|tuesday|wednesday|thursday|friday|the weekend|next week|further notice|we fix|it'?s fixed)|"
+    r"for the time being|this once|one[- ]off|for (?:the next|this|these) (?:few |two |three |couple of |\d+ )?"
+    r"(?:days?|weeks?|sprint|session|run|test run|release)|for this [\w-]+(?: [\w-]+)? only|only for (?:this|the next)"
+    r"|while (?:i|we|he|she|they)(?:['’]m|['’]re|['’]s| am| are| is)? (?:away|out|off|gone|on leave|on vacation|"
+    r"travell?ing)|not\b[^.;]{0,40}\byet)\b",
+    re.IGNORECASE,
+)
+REJECTED = re.compile(
+    r"\b(?:decided against|not going (?:with|for)|won'?t (?:go with|use|be using)|rejected|ruled out|turned down|"
+    r"vetoed|dropped the idea|not (?:yet )?decided|haven'?t decided|undecided|no decision|considered|discussed it|"
+    r"said no|on the table|nobody (?:was|is) keen|passed on)\b",
+    re.IGNORECASE,
+)
+# reasons to reject an option; in a change they explain why the old value went ("Render got too expensive")
+REJECTED_REASON = re.compile(r"\b(?:too expensive|too pricey|too slow|not worth|not a fit)\b", re.IGNORECASE)
+HEARSAY = re.compile(r"\b(?:says|said|told me|mentioned|according to|claims|apparently|heard)\b", re.IGNORECASE)
+# a metric moving or a bug fixed is an event, not a durable fact
+EVENT = re.compile(
+    r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)"
+    r"|\d+\s*(?:ms|kb|mb|gb)|"
+    r"fixed|resolved|solved|(?<!\()it was|they were|as planned|as expected)\b",
+    re.IGNORECASE,
+)
+# a sentence tied to one moment ("this morning", "tomorrow's lessons"), unless it says it lasts
+DEICTIC = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|last night|right now|just now|"
+    r"at the moment|an hour ago|minutes ago)\b",
+    re.IGNORECASE,
+)
+DURABLE = re.compile(
+    r"\b(?:from now on|going forward|moving forward|from here on|henceforth|in future|starting|effective|"
+    r"as of (?!tonight|this|yesterday)|from (?:next|"
+    r"tomorrow|today|monday|tuesday|wednesday|thursday|friday)|these days|nowadays|always|every|never|any ?more|"
+    r"no longer|permanently|for good|by default)\b",
+    re.IGNORECASE,
+)
+# pasted logs, errors and code: what they hold is evidence, not a statement
+PASTED = re.compile(
+    r"https?://\S+/\S|\btraceback\b|\b\w+(?:Error|Exception)\b|\bHTTP/\d|^\$ |\{\s*\"|'[^']*'[^']*'[^']*'"
+    r"|\bblocked by\b|\bstatus(?:=|: )\d{3}|\b\w+=[\"'\w/]|\d{4}-\d\d-\d\dT\d\d:\d\d|\b\d{1,2}:\d\d:\d\d\b"
+    r"|\b\d+\.\d+\.\d+\.\d+\b|\w\[\w+\]"
+)
+# "... and now everything fails": a change told as a step of work, with what it broke or fixed
+CONSEQUENCE = re.compile(
+    r"\b(?:and|but|so)\s+(?:now\s+|then\s+|suddenly\s+)?(?:everything|nothing|it|that|all|the\s+[\w-]+(?:\s+[\w-]+)?)"
+    r"\s+(?:\w+\s+){0,4}?(?:fails?|failing|failed|breaks?|broke|errors?|crash\w*|stopped|backs? up|hangs?|times? out|"
+    r"doesn'?t work|won'?t \w+|works?|worked)\b",
+    re.IGNORECASE,
+)
+# something that happened once: a failure, a fix, a thing not done
+PAST_EVENT = re.compile(
+    r"\b(?:failed|broke|crashed|fixed|resolved|solved|merged|didn'?t|wasn'?t|went out|blew up)\b", re.IGNORECASE
+)
+HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
+ANSWERING = re.compile(
+    r"\b(?:answers?|explanations?|responses?|replies|examples?|code (?:first|before|after|blocks?)|bullet points?|"
+    r"paragraphs?|tl;?dr)\b",
+    re.IGNORECASE,
+)
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'll|our|us|let's)\b", re.I)
+
+EVIDENCE = re.compile(
+    r"^(?:(?:from what i can see|based on|going by|judging by|according to|looking at|checking|from|in)\b[^,]{0,60},\s*"
+    r"|(?:it\s+)?looks like\s+|so\s+)",
+    re.IGNORECASE,
+)
+ONE_OFF = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night|just now|right now|"
+    r"at the moment|an hour ago|minutes ago|earlier|this (?:one|file|function|pr|ticket|line))\b",
+    re.IGNORECASE,
+)
+
+_URL = re.compile(r"https?://\S+")
+# words that say nothing about what a key names, even next to a specific one
+_VAGUE = re.compile(
+    r"^(?:new|old|current|main|whole|same|other|thing|things|stuff|one|ones|lot|bit|way|time|day|week|year|we're|i'm|"
+    r"it's|that's|let's|really|very|still|just|now|then|also|only|please|thanks|ok|okay|yes|no|some|any|every|all|"
+    r"mostly|usually|often|always|never|sometimes|actually|currently|finally|officially|probably|basically)$"
+)
+_REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
+_CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
+
+
+def clean_sentence(sentence: str) -> str:
+    """A sentence without the chatter around it ("oh btw, ...", "... lol")."""
+    text = " ".join(sentence.split())
+    for _ in range(3):
+        before = text
+        text = TRAILER.sub("", PREAMBLE.sub("", text).strip()).strip()
+        if text == before:
+            break
+    return text.rstrip(" ,;:-")
+
+
+def rejection(text: str, raw: str, category: str, change: Change | None = None) -> str | None:
+    """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
+
+    Questions, pasted logs, temporary arrangements, rejected options, hypotheticals, hearsay, what
+    one moment holds ("this morning", unless it says it lasts), and work told as it happens ("I
+    moved X and now everything fails", "CI didn't run it").
+    """
+    if "?" in _URL.sub("", text) or QUESTION_START.match(text):
+        return "question"
+    if PASTED.search(raw):
+        return "pasted"
+    if TEMPORARY.search(text):
+        return "temporary"
+    if REJECTED.search(text) or (REJECTED_REASON.search(text) and not (change and change.new)):
+        return "rejected"
+    # "X fails if the cache is cold" is a failure pattern; "if we decided..." is not a decision
+    conditional_failure = category == "failure_pattern" and not re.match(r"(?:if|what if)\b", text, re.IGNORECASE)
+    if HYPOTHETICAL.search(text) and not conditional_failure:
+        return "hypothetical"
+    if category not in ("entity", "failure_pattern") and HEARSAY.search(text):
+        return "hearsay"
+    stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
+    if DEICTIC.search(raw) and not DURABLE.search(raw) and not stated_change:
+        return "one-off"
+    if category != "failure_pattern":
+        if CONSEQUENCE.search(text):
+            return "narrative"
+        if PAST_EVENT.search(_REASON.split(text)[0]):
+            return "event"
+    return None

@@ -1,0 +1,360 @@
+"""What a fact statement says, for consolidation and extraction: its terms, entities and names,
+and, when it states a change ("switched from X to Y", "no more X", "(was X)"), the value it
+replaces and the new one. Pure.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .text import STOPWORDS, WORD, fold, stem, word_form
+from .topics import is_generic
+
+_NAME_WORD = r"[A-Z][\w'’.-]*"
+_NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
+CHANGE_VERB = (
+    r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
+    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat)(?:e|es|ed|ing)|went|gone|go|goes|"
+    r"going)"
+)
+# "from now on", "from next week": when a change starts, not what it replaces
+_NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
+# How changes are stated, tried in this order (the first that matches wins); groups: o the value
+# replaced, v the new value, s what changed. The forms that name the old value come first.
+# fmt: off
+_CHANGE_FORMS = (
+    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
+    r"(?P<v>.+)",
+    r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
+    r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
+    r"\boff\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
+    r"(?P<v>[^,;]+?)(?:\s+now)?$",
+    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
+    r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
+    r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
+    r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
+    r"^(?!(?:we|i|they|you|he|she|it)\b)(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)"
+    r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
+    r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
+    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b)\s*(?P<v>.*)",
+    r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
+    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
+    r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
+    r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
+    r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
+    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
+    r"read-only)\b",
+    r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
+    r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
+    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
+    r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
+    r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
+    r"\bnot\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
+    # changes that do not say what they replace
+    r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
+    r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
+    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
+    r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
+    r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
+    r"(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:on\s+|at\s+|in\s+|with\s+|using\s+)?(?P<v>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)\s+"
+    r"(?:now|these days|nowadays|going forward|from now on|from here on|as of [\w ]+?)(?=$|[,;.])",
+    r"\b(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|"
+    r"pulled|shortened|lengthened|shifted|switched|upgraded|downgraded)\s+(?P<s>(?:the|our|their|its|my|his|her)\s+"
+    r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+(?:bumped|raised|lowered|dropped|extended|"
+    r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
+    r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+to\s+"
+    r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
+)
+# fmt: on
+CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
+_CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+"))
+# the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
+NEW_VALUE = re.compile(
+    r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
+    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$",
+    re.IGNORECASE,
+)
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# words that only say that something changed: they never make two statements disagree
+CHANGE_WORDS = frozenset(
+    stem(word_form(w))
+    for w in _wordset(
+        "switched switch moved move moves moving migrated migrating changed shifted bumped upgraded raised lowered "
+        "replaced now anymore longer instead new rule out gone off left dropping going starting today tomorrow "
+        "cycle next actually forget read-only delete until"
+    )
+)
+# number and calendar words are values: "two weeks" and "three weeks", "Friday" and "Monday" disagree
+NUMBER_WORDS = _wordset(
+    "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred "
+    "first second third fourth fifth once twice noon midnight"
+)
+CALENDAR = _wordset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december"
+)
+# Words that name the same side of a thing, folded to one ("billing_data" and "billing_datastore"
+# are one subject); weak words say nothing about which side.
+ASPECTS = {
+    "datastore": "datastore database db storage store stores stored persist persists persistence",
+    "host": "host hosted hosting hosts",
+    "ci": "ci build builds built pipeline pipelines",
+    "limit": "limit limits cap capped caps quota throttle throttled allowance rate",
+    "owner": "owner owners owns ownership maintainer maintains",
+    "home": "home live lives living based relocated",
+    "cutoff": "cutoff freeze",
+    "version": "version versions upgrade upgraded",
+    "answers": "answer answers explanation explanations response responses reply replies format",
+    "sprint": "sprint sprints iteration iterations",
+    "schedule": "schedule lesson lessons class classes",
+    "diet": "diet food eat",
+    "role": "role title position job",
+    "contact": "contact poc liaison",
+    "goal": "goal goals target aim resolution",
+    "standup": "standup standups stand-up",
+    "timeout": "timeout timeouts",
+    "url": "url urls",
+    "queue": "queue queues broker",
+    "billing": "billing invoice invoiced invoices billed",
+    "sla": "sla uptime availability",
+    "rotation": "rotation",
+    "allergy": "allergy allergies allergic",
+    "birthday": "birthday birthdays",
+}
+# Words that name the class of a thing, not which one ("the billing service", "the Orca team"):
+# left out of a key that holds a more specific word
+CLASS_NOUNS = frozenset(
+    _wordset("service services team teams app apps application project projects repo repository system codebase")
+)
+# acronyms that name a side of things, not a thing: never what tells two subjects apart
+GENERIC_ACRONYMS = frozenset(
+    _wordset("sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os")
+)
+ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
+KNOWN_ASPECTS = frozenset(ASPECTS)
+WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now"})
+
+
+@lru_cache(maxsize=65536)
+def key_parts(subject: str) -> frozenset[str]:
+    """A subject key as a set of canonical words: what two keys are compared on."""
+    parts = [ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
+    specific = [part for part in parts if part not in CLASS_NOUNS]
+    return frozenset(specific or parts)
+
+
+_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
+_SPEAKER = re.compile(r"^[\w.-]{1,40}:\s+")
+_POSSESSIVE = re.compile(r"['’]s$")
+_JOINER = re.compile(r"[.'’_-]")
+_TECHNICAL = re.compile(r"\w[._-]\w")
+_CLAUSE_END = re.compile(r"[.:;!?]")
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change statement says: the value it replaces (may be empty), the new one, what changed."""
+
+    old: str
+    new: str
+    subject: str
+    start: int  # where in the text the change is stated
+    contrast: bool = False  # only "..., not Y": it names what is replaced, but is no change by itself
+
+
+_LAST_PHRASE = re.compile(r"^.*\b(?:on|in|at|to|with|for|is|are|get|gets|use|uses|using|now)\s+(?=\S)", re.IGNORECASE)
+
+
+def change_of(text: str) -> Change | None:
+    for pattern in CHANGE_PATTERNS:
+        match = pattern.search(text)
+        if match is not None:
+            groups = match.groupdict()
+            new = groups.get("v") or ""
+            if "instead of" in match.group(0):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
+                new = _LAST_PHRASE.sub("", new)
+            old = groups.get("o") or ""
+            contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
+            return Change(old, new, groups.get("s") or "", match.start(), contrast)
+    return None
+
+
+def plain_text(fact: str) -> str:
+    """A fact without the "speaker: " that quotes a first-person statement."""
+    return _SPEAKER.sub("", fact, count=1)
+
+
+def _values(text: str) -> set[str]:
+    return {v.lower().replace(" ", "").rstrip(".,") for v in _VALUE.findall(text)}
+
+
+def _is_value(token: str) -> bool:
+    return token[:1].isdigit() or token[:1] == "$"
+
+
+def terms_of(text: str) -> frozenset[str]:
+    """What a statement is about, for similarity: non-generic stems, and values whole."""
+    found = _values(text)
+    for match in WORD.finditer(text):
+        token = _POSSESSIVE.sub("", match.group())
+        if token[:1].isdigit():
+            continue
+        for piece in [token, *_JOINER.split(token)] if _JOINER.search(token) else [token]:
+            form = word_form(piece) if piece else ""
+            if fold(piece) in NUMBER_WORDS or form in CALENDAR:
+                found.add(form)
+            elif (
+                form and fold(piece) not in STOPWORDS and (not is_generic(form) or (piece.isupper() and len(piece) > 1))
+            ):
+                found.add(stem(form))
+    return frozenset(found)
+
+
+def words_of(text: str) -> frozenset[str]:
+    """Every content word's stem, generic ones too, and values whole: what an old value is matched on."""
+    found = _values(text)
+    for match in WORD.finditer(text):
+        for piece in _JOINER.split(_POSSESSIVE.sub("", match.group())):
+            if fold(piece) in NUMBER_WORDS:
+                found.add(fold(piece))
+            elif len(piece) > 1 and not piece[:1].isdigit() and fold(piece) not in STOPWORDS:
+                found.add(stem(word_form(piece)))
+    return frozenset(found)
+
+
+def _name_start(token: str) -> bool:
+    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping")."""
+    form = word_form(token)
+    return not is_generic(form) and not form.endswith(("ed", "ing", "ly"))
+
+
+def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(entities, name words) of a text.
+
+    Entities: runs of capitalized words, technical tokens (fly.io, event-bus) and values, each one
+    lowercase string. Name words: each capitalized word that is not generic English, acronym or
+    technical token, calendar words left out.
+    """
+    found = _values(text)
+    names: set[str] = set()
+    run: list[str] = []
+    start = 0  # where the sentence or clause starts: its first word is capitalized anyway
+    for match in WORD.finditer(text):
+        token = match.group()
+        first = not text[start : match.start()].strip()
+        bare = _POSSESSIVE.sub("", token)
+        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare)
+        acronym = len(bare) >= 2 and bare.isupper() and bare.isalpha()
+        capitalized = bare[:1].isupper() and fold(bare) not in STOPWORDS and (not first or _name_start(bare))
+        form = bare.lower() if technical else word_form(bare)
+        if technical:
+            found.add(form)
+        if (technical or acronym or (capitalized and not is_generic(form))) and form not in CALENDAR:
+            names.add(form)
+        if capitalized or acronym:
+            run.append(form)
+        if run and (not (capitalized or acronym) or bare != token):  # a possessive ends a name
+            found.add(" ".join(run))
+            run = []
+        if _CLAUSE_END.match(text, match.end()):
+            if run:
+                found.add(" ".join(run))
+                run = []
+            start = match.end() + 1
+    if run:
+        found.add(" ".join(run))
+    return frozenset(found), frozenset(names)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    terms: frozenset[str]  # non-generic stems and values: what similarity and disagreement look at
+    words: frozenset[str]  # all content stems and values
+    entities: frozenset[str]
+    names: frozenset[str]  # name words, those of the replaced value left out
+    old: frozenset[str]  # words of the value a change statement replaces
+    old_entities: frozenset[str]
+    new: frozenset[str]  # words of the value it introduces, when it says
+    change: bool
+
+
+def analyse(text: str) -> Analysis:
+    body = plain_text(text)
+    change = change_of(body)
+    old = new = ""
+    if change is not None:
+        old, new = change.old, change.new
+        later = NEW_VALUE.search(body, change.start) if not new else None
+        new = new or (" ".join(v for v in later.groups() if v) if later else "")
+    entities, names = names_of(body)
+    old_entities, old_names = names_of(old) if old else (frozenset(), frozenset())
+    return Analysis(
+        terms_of(body),
+        words_of(body),
+        entities,
+        names - old_names,
+        words_of(old) if old else frozenset(),
+        old_entities,
+        words_of(new) if new else frozenset(),
+        change is not None,
+    )
+
+
+_SHAPES = (
+    ("version", re.compile(r"v?\d+\.\d+(?:\.\d+)*")),
+    ("clock", re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|noon|midnight")),
+    ("money", re.compile(r"\$[\d,.]+k?")),
+    ("percent", re.compile(r"[\d.]+%")),
+)
+
+
+def shapes_of(info: Analysis) -> frozenset[str]:
+    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a weekday..."""
+    found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
+    if info.words & CALENDAR:
+        found.add("calendar")
+    if info.words & {"minut", "second", "hour"} and info.words & {"request", "call", "event", "job"}:
+        found.add("rate")
+    if info.words & {"week", "day", "month"} and info.words & NUMBER_WORDS:
+        found.add("duration")
+    return frozenset(found)
+
+
+def lexical_similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+
+
+@lru_cache(maxsize=8192)
+def name_parts(name: str) -> frozenset[str]:
+    return frozenset(stem(word_form(p)) for p in re.split(r"[.\s_-]+", name) if p)
+
+
+def names_old(current: Analysis, new: Analysis) -> bool:
+    """new says it replaces current's value ("switched from <what current says> to ...").
+
+    Besides the two values, what new is about must be in current too, unless new says nothing else.
+    """
+    if not new.old or not new.old <= current.words:
+        return False
+    about = new.terms - new.old - CHANGE_WORDS
+    return not (about - new.new) or bool(about & current.terms)
+
+
+def mentions(a: Analysis, b: Analysis) -> bool:
+    """b names one of a's names somewhere, capitalized or not ("event-bus", "the data standup")."""
+    return any(name in b.names or name_parts(name) <= b.words for name in a.names)

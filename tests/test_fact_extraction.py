@@ -1,0 +1,240 @@
+"""Fact extraction on the wordings real chat uses: what disqualifies a statement, frames (a statement
+found by what it is about, whatever its word order), subject keys, and how a fact and its later change
+meet. The sample conversation (compaction_tree/sample.py) is the check on real-ish chat."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from compaction_tree import facts
+from compaction_tree.config import Config
+from compaction_tree.consolidate import Fact, consolidate, render_audit, render_category
+from compaction_tree.fact_extract import clauses
+from compaction_tree.model import Chunk
+from compaction_tree.periods import day_period
+from compaction_tree.sample import sample_chunks
+from compaction_tree.summarizers import Unit
+from compaction_tree.summary import FactCandidate
+
+
+def said(*statements: tuple[str, str, str]) -> list[FactCandidate]:
+    """(day, source, sentence) said by the user, as the candidates extraction makes of them."""
+    found = []
+    for day, source, sentence in statements:
+        got = facts.extract_sentence(sentence, "user")
+        assert got is not None, sentence
+        found.append(FactCandidate(got.category, got.subject, got.fact, got.confidence, day, (source,)))
+    return found
+
+
+def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
+    (found,) = [f for f in outcome_facts if source in f.current.sources]
+    return found
+
+
+# ---------------------------------------------------------------- what is not a durable fact
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # from a coding session: what happens, not what is true from now on
+        "I have to run to a meeting, will do it after",
+        "So I moved the origins to CORS_ORIGINS on Heroku staging and now everything fails",
+        "I moved the cron job to a separate worker and now the queue backs up",
+        "I'd rather not add orders yet.",
+        "Heroku staging is off now as planned (scaled to 0).",
+        'agreed. commit: "Add booking status enum migration"',
+        "NOT today, it's Friday.",
+        "On page load, the token is gone because it's only in memory",
+        "good point about expires_in, then the frontend never has to know the number",
+        "Access tokens of 15 min are on the long side for an app that handles payments, he'd go to 5",
+        "no rate limit on /api/auth/login",
+        "CI didn't run it: the migration is in Priya's open PR and CI failed on it with a syntax error",
+        "Tomorrow's lessons show 11:00 in the reminder emails instead of 10:00.",
+        "Priya prefers the --use-list approach, cleaner: citext in public, no heroku leftovers",
+        "Access to fetch at 'https://api.example.com/x' has been blocked by CORS policy: it must be 'true'",
+        'Feb 19 18:40:32 tidepool-api heroku/router at=error code=H12 desc="Request timeout"',
+        "we changed the timeout to 30s for this test run only",
+        "Jonas covers emergencies while I'm away: he can restart dynos, nothing else",
+        "15 minutes, not 30.",
+        "My fault, not his.",
+        # look like a setting, are a reaction or a note about an event
+        "Sorrel on AWS is holding up fine",
+        "Jenkins queue for Sorrel is long again",
+        "Arq for background jobs: too heavy for us.",
+        "Per-worker database: that sounds like a fixture thing, show me.",
+        "Timings: dump 1m50s, restore 2m40s, ANALYZE 20s. ~5 min of downtime for the data, plus DNS.",
+        "Hidden Glacier goes live on June 5, fingers crossed.",
+        "The 30 s router timeout bit us.",
+        "I don't want mocks for the database at all.",
+        "the 9:05 standup ran over today",
+        "if Tamarack went to AWS we'd need a new VPC",
+        "we tried Render for Sorrel but it was too slow",
+        "just for this week, Petra covers the mailer",
+    ],
+)
+def test_what_a_session_says_in_passing_is_no_fact(sentence: str) -> None:
+    assert facts.extract_statements(sentence, "user") == []
+
+
+def test_chat_that_runs_sentences_together_is_split() -> None:
+    assert clauses("agreed. commit: done") == ["agreed.", "commit: done"]
+    assert clauses("My dentist is Dr. Haller over on Kestrel Street.") == [
+        "My dentist is Dr. Haller over on Kestrel Street."
+    ]
+    (found,) = facts.extract_statements(
+        "logs arrive! so we moved logging from Papertrail to Grafana Loki. but everything is one big string", "user"
+    )
+    assert found.subject == "logging" and found.fact == "user: We moved logging from Papertrail to Grafana Loki."
+
+
+# ---------------------------------------------------------------- found whatever the word order
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category", "subject"),
+    [
+        ("Corvid lives on Fly.io", "decision", "corvid_host"),
+        ("hosting-wise, Bramble sits on DigitalOcean", "decision", "bramble_host"),
+        ("Postgres is where the ledger keeps its data", "decision", "ledger_datastore"),
+        ("Larkspur builds on Buildkite", "decision", "larkspur_ci"),
+        ("Quillon gets 250 requests per minute on the API, no more", "constraint", "quillon_limit"),
+        ("our daily standup for infra happens at 10:10", "domain_fact", "infra_standup"),
+        ("Tuesday is Ines's swim day", "entity", "ines_schedule"),
+        ("Hamid turns 30 on May 14", "entity", "hamid_birthday"),
+        ("strictly vegetarian these days", "preference", "diet"),
+        ("window seat for me whenever I fly", "preference", "seat"),
+        ("the notifier is Hamid's", "entity", "notifier_owner"),
+        ("Easter this year is going to be in Split", "decision", "easter_holiday"),
+        ("Per the config, Sorrel gives up on upstream requests after 20 seconds.", "domain_fact", "sorrel_timeout"),
+    ],
+)
+def test_frames_find_a_statement_by_what_it_is_about(sentence: str, category: str, subject: str) -> None:
+    speaker = "assistant" if sentence.startswith("Per the config") else "user"
+    found = facts.extract_sentence(sentence, speaker)
+    assert found is not None, sentence
+    assert (found.category, found.subject) == (category, subject)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [
+        ("the ledger service keeps its data in CockroachDB", "ledger_datastore"),  # "service" says nothing
+        ("Wicket is on Flask 3.1 now", "wicket_flask_version"),  # a version names the side
+        ("Staging is https://tidepool-staging.herokuapp.com", "staging_url"),  # so does an address
+        ("On-call: Priya joins. three people from now on: Maya, Jonas and Priya, weekly.", "on_call"),  # a label
+        ("I never deploy to production on a Friday", "deploy_production"),
+        ("Important for me: I prefer pytest fixtures over mocks.", "pytest_fixture"),  # "over" is the alternative
+        ("One thing up front: I like short answers.", "answers"),
+        ("on 1, token lifetime decision: access tokens 10 minutes instead of 15", "token_lifetime"),
+    ],
+)
+def test_subject_keys_name_the_thing_and_its_side(sentence: str, subject: str) -> None:
+    found = facts.extract_statements(sentence, "user")
+    assert found and found[-1].subject == subject, found
+
+
+def test_i_never_is_a_rule_and_a_sentence_with_no_subject_but_values_is_none() -> None:
+    rule = facts.extract_sentence("I never deploy to production on a Friday", "user")
+    assert rule is not None and rule.category == "constraint"
+    assert facts.extract_sentence("we cut Corvine from 60 requests per minute to 30 requests per minute", "user")
+
+
+# ---------------------------------------------------------------- a fact and its change meet
+
+
+def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-16", "a", "I'll use Papertrail for logging since it's a Heroku add-on"),
+            ("2026-03-16", "b", "so we moved logging from Papertrail to Grafana Loki"),
+        )
+    )
+    (fact,) = outcome.facts
+    assert fact.subject == "logging" and fact.current.sources == ("b",)
+    assert fact.history[0].sources == ("a",) and fact.history[0].why == "superseded: recency"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("usually I order an iced latte", "these days it's a flat white for me, not the iced latte"),  # one's own
+        ("we run Sorrel on AWS", "Sorrel is on GCP now"),  # the same thing, a named value each
+        ("Pandas is on 2.2 here", "we upgraded Pandas from 2.2 to 2.3"),
+        ("the billing service talks to Kafka", "Billing publishes to NATS these days"),  # "service" says nothing
+        ("my running goal this year is a sub-4 marathon", "forget the sub-4 marathon, my goal now is an ultra"),
+        (
+            "Wren deploys fail whenever the CDN purge hangs",
+            "turns out Wren deploys fail because of the health check timeout, not the CDN purge",
+        ),
+        ("Quince runs on Heroku", "moving Quince to Render, effective today"),
+    ],
+)
+def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
+    outcome = consolidate(said(("2026-01-10", "old", old), ("2026-03-10", "new", new)))
+    fact = holding(outcome.facts, "new")
+    assert [v.sources for v in fact.history] == [("old",)], [f.subject for f in outcome.facts]
+
+
+def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-10", "allergy", "Remy has a shellfish allergy, tell the school"),
+            ("2026-03-10", "friend", "Remy's best friend is Finn now"),
+            ("2026-01-11", "ci", "Sorrel uses Jenkins for CI"),
+            ("2026-01-12", "host", "we run Sorrel on AWS"),
+            ("2026-01-13", "rewrite", "The ledger-api rewrite is Thea's project now."),
+            ("2026-01-14", "api", "API decision: date-based versioning"),
+        )
+    )
+    assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
+    assert len(outcome.facts) == 6
+
+
+# ---------------------------------------------------------------- the sample conversation
+
+
+def _sample_outcome(shuffle: int | None = None) -> tuple[Fact, ...]:
+    zone = ZoneInfo("Europe/Berlin")
+    days: dict[object, list[Chunk]] = defaultdict(list)
+    for item in sample_chunks():
+        stamp = datetime.fromisoformat(item["timestamp"])
+        days[stamp.astimezone(zone).date()].append(Chunk(item["id"], stamp, item["speaker"], item["text"]))
+    candidates = []
+    for day in sorted(days):  # type: ignore[type-var]
+        unit = Unit(day_period(day), 400, chunks=tuple(sorted(days[day], key=lambda c: c.timestamp)))  # type: ignore[arg-type]
+        candidates.extend(facts.extract_facts(unit, Config()))
+    if shuffle is not None:
+        random.Random(shuffle).shuffle(candidates)
+    return consolidate(candidates).facts
+
+
+def test_the_sample_conversation_gives_facts_a_reader_would_trust() -> None:
+    found = _sample_outcome()
+    cited = {s for f in found for v in (f.current, *f.history) for s in v.sources}
+    # status reports, pasted errors, a pentester's findings, a one-off, an aside: none of them a fact
+    for chunk in ("s012-06", "s012-01", "s011-02", "s022-01", "s014-11", "s037-03", "s044-01", "s047-04"):
+        assert chunk not in cited, chunk
+    by_subject = {f.subject: f for f in found}
+    staging = by_subject["staging_url"]  # herokuapp -> fly.dev -> staging.tidepool.app, one subject
+    assert "staging.tidepool.app" in staging.current.fact and len(staging.history) == 3
+    assert "16.10" in by_subject["postgres_version"].current.fact
+    assert "15.13" in by_subject["postgres_version"].history[-1].fact
+    assert "Grafana Loki" in by_subject["logging"].current.fact
+    assert "10 minutes now" in by_subject["token_lifetime"].current.fact
+    assert by_subject["deploy_production"].category == "constraint"
+
+
+def test_the_sample_conversation_gives_the_same_files_in_any_order() -> None:
+    def files(found: tuple[Fact, ...]) -> list[str]:
+        return [render_category(c, [f for f in found if f.category == c]) for c in facts.CATEGORIES]
+
+    expected = files(_sample_outcome())
+    assert files(_sample_outcome(shuffle=1)) == expected == files(_sample_outcome(shuffle=2))
+    assert render_audit(consolidate([]).events) == ""
