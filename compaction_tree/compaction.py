@@ -13,6 +13,7 @@ A unit that fails writes nothing and blocks only its ancestors; the next run red
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -129,8 +130,10 @@ class Compactor:
         limits: Limits = NO_LIMITS,
         dry_run: bool = False,
         progress: Progress | None = None,
+        only: frozenset[str] | None = None,
     ) -> None:
         self.vault = vault
+        self.only = only  # `forget`: the summaries to regenerate (None: every stale one)
         self.summarizer = summarizer
         self.now = now
         self.limits = limits
@@ -198,11 +201,13 @@ class Compactor:
 
     def _delete_stale(self, paths: list[str]) -> None:
         """Summaries that cover nothing any more go last, once their parents are rebuilt without them:
-        a crash in between never leaves a parent citing a missing child (RELIABILITY.md I2). A child
-        whose parent could not be rebuilt this run stays until it is."""
-        unsettled = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)
-        for path in paths:
-            if _parent_path(path) in unsettled:
+        a crash in between never leaves a parent citing a missing child (RELIABILITY.md I2). A parent
+        that covers nothing either goes before its children, for the same reason. A child whose parent
+        could not be rebuilt this run, or stays itself, stays until the parent goes."""
+        kept = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)
+        for path in sorted(paths, key=lambda p: (-LEVELS.index(p.partition("/")[0]), p)):
+            if _parent_path(path) in kept:
+                kept.add(path)
                 continue
             if self.vault.delete(path):
                 self.report.deleted.append(path)
@@ -224,7 +229,7 @@ class Compactor:
             periods = sorted({month_period(month_key_of_week(week_period(d).start)) for d in days})
         units: list[Unit] = []
         for period in periods:
-            if not is_closed(period, self.now, tz, self.settle):
+            if not is_closed(period, self.now, tz, self.settle) or not self._in_scope(period, current):
                 continue
             wanted[period.path] = period
             if period.path in current.unreadable:
@@ -245,9 +250,19 @@ class Compactor:
         stale = sorted(
             path
             for path in current.summaries
-            if path.startswith(level + "/") and path not in wanted and self._covers_nothing(path, level, days)
+            if path.startswith(level + "/")
+            and path not in wanted
+            and (self.only is None or path in self.only)
+            and self._covers_nothing(path, level, days)
         )
         return units, stale
+
+    def _in_scope(self, period: Period, current: _Current) -> bool:
+        if self.only is None or period.path in self.only:
+            return True
+        # a missing child of a summary being regenerated (a late chunk's new day): without it, the
+        # parent could not be rebuilt
+        return period.path not in current.summaries and _parent_path(period.path) in self.only
 
     def _covers_nothing(self, path: str, level: Level, days: set[date]) -> bool:
         try:
@@ -433,14 +448,23 @@ def forget(
         if not acquired:
             raise MemtreeError("another compaction holds the lock", hint="try again when it has finished")
         files = [f for f in vault.raw_files() if f.id in set(wanted)]
-        pending = _pending_forget(vault)
+        pending, scope = _pending_forget(vault)
         missing = sorted(set(wanted) - {f.id for f in files} - pending)
         if missing:
             raise InvalidInputError(
                 f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
             )
+        # what cites a chunk, directly or through a child: the summaries of its day, week and month
+        # (a summary of the day written before the chunk arrived does not, and is left unchanged)
+        for file in files:
+            day = date.fromisoformat(file.day)
+            week = week_period(day)
+            paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
+            if scope is not None:
+                scope |= {path for path in paths if (vault.root / path).is_file()}
         # the intent first: if this run is interrupted once a chunk file is gone, `forget ID` again finishes it
-        vault.write(PENDING_FORGET, json.dumps(sorted(pending | set(wanted))).encode("utf-8"))
+        intent = {"ids": sorted(pending | set(wanted)), "summaries": None if scope is None else sorted(scope)}
+        vault.write(PENDING_FORGET, json.dumps(intent).encode("utf-8"))
         cache = vault.derived / "cache"
         for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
             try:
@@ -454,7 +478,9 @@ def forget(
             vault.delete(vault.relative(file.path))
             report.forgotten.append(vault.relative(file.path))
         with Index(vault) as index:
-            report.compaction = Compactor(vault, summarizer, now).run(index)
+            only = None if scope is None else frozenset(scope)
+            report.compaction = Compactor(vault, summarizer, now, only=only).run(index)
+        _rebuild_index(vault)
         done = report.compaction
         if not (done.failed or done.blocked or done.deferred):  # else the next `forget ID` retries them
             vault.delete(PENDING_FORGET)
@@ -462,16 +488,40 @@ def forget(
 
 
 PENDING_FORGET = ".memtree/forget-pending.json"
+INDEX_FILE = ".memtree/index.sqlite"
+SUMMARY_PATH = re.compile(r"daily/\d{4}-\d\d-\d\d\.md|weekly/\d{4}-W\d\d\.md|monthly/\d{4}-\d\d\.md")
 
 
-def _pending_forget(vault: Vault) -> set[str]:
-    """Ids of an interrupted `forget` (their chunk files may be gone already)."""
+def _rebuild_index(vault: Vault) -> None:
+    """Builds the derived index anew from the files. SQLite keeps deleted rows in free pages, and FTS5
+    keeps the terms of deleted rows in its segments until they merge: after a `forget`, nothing of the
+    chunk or of the summaries that quoted it may survive there. The log goes first: a database file
+    must never meet a log that belonged to an older one."""
+    for suffix in ("-wal", "-shm", ""):
+        vault.delete(f"{INDEX_FILE}{suffix}")
+    with Index(vault) as index:
+        index.sync(thorough=True)
+
+
+def _pending_forget(vault: Vault) -> tuple[set[str], set[str] | None]:
+    """(ids, summaries to regenerate) of an interrupted `forget` (their chunk files may be gone already).
+    None for the summaries: an intent written before it recorded them, so every stale one is rebuilt."""
     import json
 
     from .model import valid_id
 
+    raw = vault.read_bytes(PENDING_FORGET)
+    if not raw:
+        return set(), set()
     try:
-        ids = json.loads(vault.read_bytes(PENDING_FORGET) or b"[]")
+        intent: Any = json.loads(raw)
     except (ValueError, RecursionError):
-        return set()
-    return {i for i in ids if isinstance(i, str) and valid_id(i)} if isinstance(ids, list) else set()
+        return set(), set()
+    if isinstance(intent, list):
+        intent = {"ids": intent, "summaries": None}
+    ids = intent.get("ids") if isinstance(intent, dict) else None
+    paths = intent.get("summaries") if isinstance(intent, dict) else []
+    return (
+        {i for i in ids if isinstance(i, str) and valid_id(i)} if isinstance(ids, list) else set(),
+        {p for p in paths if isinstance(p, str) and SUMMARY_PATH.fullmatch(p)} if isinstance(paths, list) else None,
+    )

@@ -106,6 +106,12 @@ class FileIO:
         finally:
             os.close(fd)
 
+    def mkdir(self, folder: Path) -> None:
+        os.mkdir(folder)
+
+    def sync(self) -> None:
+        os.sync()
+
 
 io = FileIO()
 
@@ -175,7 +181,7 @@ def create_only(target: Path, data: bytes, durable: bool = True) -> bool:
 def sync_all() -> None:
     """Flushes every pending write to disk: the end of a bulk import."""
     checkpoint("sync")
-    os.sync()
+    io.sync()
 
 
 def _create_in_place(target: Path, data: bytes) -> bool:
@@ -298,8 +304,26 @@ class Vault:
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
-    def ensure_dir(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+    def ensure_dir(self, folder: Path, durable: bool = True) -> None:
+        """Creates folder and its missing parents inside the vault, durably: a new folder's name is only
+        on disk once its parent is fsynced, and a chunk in a day folder whose name a power cut loses is
+        a lost chunk. Nothing is created when the nearest existing folder is outside the vault.
+        durable=False: a bulk import, which syncs everything once at the end."""
+        missing = []
+        probe = folder
+        while not probe.is_dir() and probe != probe.parent:
+            missing.append(probe)
+            probe = probe.parent
+        if not probe.resolve().is_relative_to(self.root):
+            raise UnsafePathError(
+                f"refusing to use {folder}: it resolves outside the vault",
+                hint="a folder in the vault is a symlink to elsewhere; replace it with a real folder",
+            )
+        for path in reversed(missing):
+            with contextlib.suppress(FileExistsError):  # another writer made it: its name is fsynced here too
+                io.mkdir(path)
+            if durable:
+                io.fsync_dir(path.parent)
         if not folder.resolve().is_relative_to(self.root):
             raise UnsafePathError(
                 f"refusing to use {folder}: it resolves outside the vault",
@@ -373,7 +397,7 @@ class Vault:
         with _writing(relative):
             if not known:
                 if not target.parent.is_dir():
-                    self.ensure_dir(target.parent)
+                    self.ensure_dir(target.parent, durable)
                 if checked is not None:
                     checked.add(folder)
             if create_only(target, data, durable):

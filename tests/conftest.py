@@ -37,3 +37,13 @@ def vault(tmp_path: Path) -> Vault:
 def slow() -> bool:
     """The slow profile (MEMTREE_SLOW=1): full sweeps and large Hypothesis budgets."""
     return os.environ.get("MEMTREE_SLOW") == "1"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The reliability suite's counts (crash points, faults, kills, hostile inputs) for this run."""
+    from helpers import FIGURES
+
+    if FIGURES:
+        terminalreporter.section("reliability figures")
+        for what, count in sorted(FIGURES.items()):
+            terminalreporter.write_line(f"{count:>9,}  {what}")

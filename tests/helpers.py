@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,3 +48,10 @@ def mtimes(root: Path) -> dict[str, int]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".memtree" not in p.parts
     }
+
+
+FIGURES: Counter[str] = Counter()  # what the reliability suite tried, printed at the end of the run
+
+
+def tally(what: str, n: int = 1) -> None:
+    FIGURES[what] += n

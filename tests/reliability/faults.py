@@ -31,7 +31,7 @@ from compaction_tree.summarizers import Unit, UnitFailed
 from compaction_tree.summary import Draft
 from compaction_tree.vault import FileIO
 
-OPS = ("write", "flush", "fsync", "replace", "link", "unlink", "fsync_dir")
+OPS = ("write", "flush", "fsync", "replace", "link", "unlink", "fsync_dir", "mkdir", "sync")
 CRASHED = 77  # the exit status of a child stopped at its crash point
 
 
@@ -76,6 +76,74 @@ class SpyIO(FileIO):
     def fsync_dir(self, folder: Path) -> None:
         self._note("fsync_dir", folder.name)
         super().fsync_dir(folder)
+
+    def mkdir(self, folder: Path) -> None:
+        self._note("mkdir", folder.name)
+        super().mkdir(folder)
+
+    def sync(self) -> None:
+        self._note("sync", "")
+        super().sync()
+
+
+class PowerCutModel(SpyIO):
+    """What a power cut would lose, judged from the calls memtree makes (the question LazyFS answers
+    with a FUSE filesystem that drops unsynced data, W10): a file's bytes are on disk once fsynced
+    after its last write; a name in a folder (a new file, a rename onto it, a new subfolder) once that
+    folder is fsynced after the name appeared; `sync` makes everything durable.
+
+    `torn` lists every publish (rename or link) of a file whose bytes were not all synced: after a
+    power cut, such a name could hold a partial file."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self.dirty: set[int] = set()  # inodes written since their last fsync
+        self.durable: dict[Path, set[str]] = {}  # folder -> its names as of its last fsync
+        for folder, dirs, names in os.walk(root):  # what is there at the start is on disk
+            self.durable[Path(folder)] = set(dirs) | set(names)
+        self.torn: list[str] = []
+
+    def write(self, handle: IO[bytes], data: bytes) -> None:
+        self.dirty.add(os.fstat(handle.fileno()).st_ino)
+        super().write(handle, data)
+
+    def fsync(self, fd: int) -> None:
+        super().fsync(fd)
+        self.dirty.discard(os.fstat(fd).st_ino)
+
+    def _publish(self, source: Path, target: Path) -> None:
+        if os.stat(source).st_ino in self.dirty:
+            self.torn.append(str(target.relative_to(self.root)))
+        self.durable.setdefault(target.parent, set()).discard(target.name)  # new bytes under the name
+
+    def replace(self, source: Path, target: Path) -> None:
+        self._publish(source, target)
+        super().replace(source, target)
+
+    def link(self, source: Path, target: Path) -> None:
+        self._publish(source, target)
+        super().link(source, target)
+
+    def fsync_dir(self, folder: Path) -> None:
+        super().fsync_dir(folder)
+        self.durable[folder] = set(os.listdir(folder))
+
+    def sync(self) -> None:
+        super().sync()
+        self.dirty.clear()
+        for folder, dirs, names in os.walk(self.root):
+            self.durable[Path(folder)] = set(dirs) | set(names)
+
+    def survives(self, path: Path) -> bool:
+        """Would path, with its present bytes, be there after a power cut now?"""
+        if os.stat(path).st_ino in self.dirty:
+            return False
+        while path != self.root:
+            if path.name not in self.durable.get(path.parent, set()):
+                return False
+            path = path.parent
+        return True
 
 
 class InjectedFault(OSError):

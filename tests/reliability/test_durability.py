@@ -11,13 +11,14 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from test_compaction import fill
 
 from compaction_tree import vault as vault_module
@@ -30,7 +31,8 @@ from compaction_tree.ingest import add
 from compaction_tree.markdown import parse_summary
 from compaction_tree.vault import Vault, atomic_write, create_only, filesystem_type, remove
 
-from .faults import SLOW, CountingSummarizer, FaultyIO, SpyIO, installed, run_in_child, slow_only
+from .conftest import Fixture
+from .faults import SLOW, CountingSummarizer, FaultyIO, PowerCutModel, SpyIO, installed, run_in_child, slow_only
 from .invariants import check_loads, files, temp_files
 
 NOW = datetime(2026, 4, 20, 12, tzinfo=timezone.utc)
@@ -86,6 +88,36 @@ def test_w1_without_hard_links_create_only_falls_back_to_exclusive_create(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
 
 
+# RELIABILITY.md §0.1 (and STYLE.md): vault.py is the only module that writes, replaces or deletes
+# files. Each exception below is outside a vault's committed files, with why.
+WRITE_CALL = re.compile(
+    r"\.write_(text|bytes)\(|\bopen\([^)]*[\"'][wax]b?\+?[\"']|\.open\([\"'][wax]|os\.(replace|rename|remove|unlink)\("
+    r"|\.unlink\(|shutil\.(rmtree|move|copy)|\.rename\(|\.replace\([^)]*\bPath|sqlite3\.connect\("
+)
+ALLOWED_WRITES = {
+    ("demo.py", 'with source.open("w", encoding="utf-8") as out:'),  # a JSONL file in a scratch folder
+    ("demo.py", "shutil.rmtree(path)"),  # `python -m compaction_tree.demo` rebuilds the sample vault
+    ("demo.py", "path.unlink()"),
+    ("sample.py", 'with open(args[0], "w", encoding="utf-8", newline="\\n") as out:'),  # a dev script's output
+    ("health.py", "(vault.root / problem.path).unlink(missing_ok=True)"),  # doctor --fix: a stale temp file
+    ("index.py", 'os.unlink(f"{self.path}{suffix}")'),  # the derived SQLite index, discarded when damaged
+    ("index.py", "db = sqlite3.connect(self.path, timeout=120, isolation_level=None, check_same_thread=False)"),
+}
+
+
+def test_rule_0_1_only_vault_py_writes_files() -> None:
+    package = Path(__file__).resolve().parents[2] / "compaction_tree"
+    found = set()
+    for path in sorted(package.glob("*.py")):
+        if path.name == "vault.py":
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if WRITE_CALL.search(line) and not line.lstrip().startswith("#"):
+                found.add((path.name, line.strip()))
+    assert found - ALLOWED_WRITES == set()
+    assert ALLOWED_WRITES - found == set()  # the list stays true
+
+
 # ---------------------------------------------------------------- W2, W3: SIGKILL during rewrites
 
 
@@ -121,6 +153,7 @@ def kill_rewrites(folder: Path, trials: int, naive: bool = False) -> int:
         result = run_in_child(lambda: rewrite_forever(target, naive), kill_after=rng.uniform(0, 0.3))
         assert result.killed
         broken += not whole(target.read_bytes())
+        tally("W2 SIGKILLs during 200 KB rewrites" + (" (naive writer, must tear)" if naive else ""))
     return broken
 
 
@@ -200,6 +233,7 @@ def test_w4_two_processes_add_the_same_id(tmp_path: Path, same_text: bool) -> No
         assert len(chunks) == 1 and json.loads(chunks[0].read_text())["text"] in texts
         assert temp_files(vault.root) == []
         shutil.rmtree(vault.root)
+        tally("W4 two processes adding one id")
 
 
 # ---------------------------------------------------------------- W5: many writers beside the compactor
@@ -211,24 +245,32 @@ def _writer(root: str, worker: int, count: int) -> None:
     for i in range(count):
         moment = datetime(2026, 3, 2, 8, tzinfo=timezone.utc) + timedelta(minutes=rng.randrange(14 * 24 * 60))
         add(vault, f"worker {worker} note {i} about the billing page", id=f"w{worker}-{i}", timestamp=moment)
+        time.sleep(rng.uniform(0, 2.0 / count))  # the adds span about a second, the compactions' lifetime
 
 
-def _compactor(root: str, runs: int) -> None:
+def _compactor(root: str, runs: int, seen: object) -> None:
     for n in range(runs):
         vault = Vault.open(root)
-        compact(vault, CountingSummarizer(vault.config, latency=(0.0, 0.01), seed=n), NOW)
+        before = sum(1 for _ in vault.raw_files())
+        report = compact(vault, CountingSummarizer(vault.config, latency=(0.0, 0.01), seed=n), NOW)
+        seen.put((before, sum(1 for _ in vault.raw_files()), len(report.written)))  # type: ignore[attr-defined]
         time.sleep(0.05)
 
 
 def many_writers(root: Path, per_worker: int) -> None:
     context = multiprocessing.get_context("fork")
+    seen = context.Queue()
     procs = [context.Process(target=_writer, args=(str(root), w, per_worker)) for w in range(8)]
-    procs.append(context.Process(target=_compactor, args=(str(root), 5)))
+    procs.append(context.Process(target=_compactor, args=(str(root), 5, seen)))
     for p in procs:
         p.start()
     for p in procs:
         p.join(600)
         assert p.exitcode == 0
+    runs = [seen.get(timeout=5) for _ in range(5)]
+    tally("W5 chunks added by 8 processes beside 5 compactions", 8 * per_worker)
+    # the point of W5: compactions that wrote summaries while chunks were still arriving
+    assert any(before < after and written for before, after, written in runs), runs
     vault = Vault.open(root)
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     expected = {f"w{w}-{i}" for w in range(8) for i in range(per_worker)}
@@ -399,12 +441,14 @@ def test_w9_memtree_never_writes_through_a_symlink_out_of_the_vault(tmp_path: Pa
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(victim)
     before = files(outside, derived=True, temps=True)
+    folders = sorted(p for p in outside.rglob("*") if p.is_dir())
     for args in (["compact"], ["add", "one more", "--timestamp", "2026-03-02T11:00:00Z"], ["root"], ["status"]):
         result = memtree("--vault", str(vault.root), *args)
         assert result.code in (0, 3, 7), (args, result)
         if result.code:
             assert result.stderr.startswith("memtree: error: ") and result.stderr.count("\n") == 1
     assert files(outside, derived=True, temps=True) == before  # nothing written, replaced or created out there
+    assert sorted(p for p in outside.rglob("*") if p.is_dir()) == folders  # not even a folder
 
 
 def test_w9_the_writer_refuses_symlinked_targets(vault: Vault, tmp_path: Path) -> None:
@@ -417,6 +461,51 @@ def test_w9_the_writer_refuses_symlinked_targets(vault: Vault, tmp_path: Path) -
     with pytest.raises(UnsafePathError):
         vault.delete("daily/2026-03-02.md")
     assert victim.read_text() == "precious"
+
+
+# ---------------------------------------------------------------- W10: a power cut (modelled)
+
+
+def test_w10_every_chunk_whose_add_returned_survives_a_power_cut(vault: Vault, tmp_path: Path) -> None:
+    """A chunk `add` reported stored is on disk at once: its bytes, its name, and the names of the day,
+    month and year folders it created (before the fix, a new day folder's name was never fsynced)."""
+    model = PowerCutModel(vault.root)
+    stamps = ["2026-03-02T10:00:00Z", "2026-03-02T11:00:00Z", "2026-03-03T10:00:00Z", "2026-04-01T10:00:00Z"]
+    stamps += ["2027-01-01T00:00:00Z", "2024-02-29T23:59:59Z"]
+    with installed(model):
+        for n, stamp in enumerate(stamps):
+            added = add(vault, f"note {n}", timestamp=stamp)
+            assert model.survives(vault.root / added.path), added.path
+        assert model.torn == []
+        # a bulk import skips the per-chunk fsyncs and syncs once at the end (10,000 chunks would take
+        # minutes otherwise): until it returns, a power cut may leave a partial chunk, which the loader
+        # reports and skips; once it has returned, everything is on disk
+        source = tmp_path / "export.jsonl"  # a bulk import syncs once, at the end
+        source.write_text(
+            "".join(
+                json.dumps({"timestamp": f"2025-0{m}-1{m}T10:00:00Z", "speaker": "u", "text": f"i{m}"}) + "\n"
+                for m in range(1, 8)
+            )
+        )
+        assert memtree("--vault", str(vault.root), "import", str(source)).code == 0
+    assert all(model.survives(f.path) for f in vault.raw_files())
+    tally("W10 chunks checked durable once add returned (power-cut model)", len(stamps) + 7)
+
+
+def test_w10_compaction_publishes_only_whole_files_and_ends_durable(month: Fixture, tmp_path: Path) -> None:
+    """At every instant of a compaction, each file is wholly old or wholly new (nothing is renamed or
+    linked into place before its bytes are synced), and what the run reports written is on disk."""
+    root = month.copy(tmp_path / "v")
+    Vault.open(root)
+    model = PowerCutModel(root)
+    with installed(model):
+        report = compact(Vault.open(root), ExtractiveSummarizer(Vault.open(root).config), NOW)
+    assert model.torn == []
+    published = model.count("replace") + model.count("link")
+    assert published >= len(report.written) > 30
+    for path in [*report.written, *report.facts_changed, "ROOT.md"]:
+        assert model.survives(root / path), path
+    tally("W10 files published by a compaction, each checked whole at every instant (power-cut model)", published)
 
 
 # ---------------------------------------------------------------- W11: network filesystems

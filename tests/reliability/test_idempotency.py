@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fakellm import FakeLLM
-from helpers import memtree, mtimes
+from helpers import memtree, mtimes, tally
 from test_compaction import fill
 from test_llm import answer, configure, populate, summarizer
 
@@ -84,6 +84,7 @@ def test_i2_two_compactors_started_together(month: Fixture, tmp_path: Path) -> N
         assert all(skipped == LOCKED_MESSAGE for skipped, written in outcomes if not written)  # ... the other left
         assert files(root) == month.reference
         shutil.rmtree(root)
+        tally("I-2 compactor pairs started together")
 
 
 # ---------------------------------------------------------------- I-3, I-4: kills between calls
@@ -113,6 +114,7 @@ def test_i3_a_kill_after_k_of_m_calls_costs_m_minus_k(vault: Vault, tmp_path: Pa
             Vault.open(root)
             assert after_kth_call(root, k) == m - k
             shutil.rmtree(root)
+            tally("I-3 kills after K of M LLM calls")
 
 
 def test_i4_a_kill_before_root_is_rebuilt_costs_no_summary_call(vault: Vault) -> None:
@@ -144,10 +146,11 @@ def test_i5_chunks_added_during_a_compaction(month: Fixture, tmp_path: Path) -> 
     )
     proc.start()
     vault = Vault.open(root)
-    late = []
-    for i in range(100):  # into summarized days, new closed days and today (open)
+    late, days = [], []
+    for i in range(100):  # into summarized days and new closed days
         day = date(2026, 2, 2) + timedelta(days=(i * 7) % 45)
         late.append(add(vault, f"late note {i} on the billing page", timestamp=f"{day}T21:{i % 60:02d}:00Z").id)
+        days.append(day)
     proc.join(120)
     assert proc.exitcode == 0
     raw = raw_state(root)
@@ -158,6 +161,9 @@ def test_i5_chunks_added_during_a_compaction(month: Fixture, tmp_path: Path) -> 
             assert summary.chunks == len(summary.sources)
     cover = daily_cover(root)
     assert all(len(cover.get(i, [])) <= 1 for i in late)  # in this run's summary, or untouched
+    closed = [i for i, day in zip(late, days, strict=True) if day < date(2026, 3, 19)]  # NOW is 20 April
+    taken = [i for i in closed if i in cover]
+    assert 0 < len(taken) < len(closed), (len(taken), len(closed))  # both cases happened: the run overlapped
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     cover = daily_cover(root)
     assert all(len(cover[i]) == 1 for i in late)  # and all in the next run's
@@ -238,6 +244,7 @@ def forget_crash(poisoned: dict[str, Any], tmp_path: Path, n: int) -> None:
     assert memtree("--vault", str(root), "forget", poison).code == 4  # and once more: no trace left to find
     assert files(root) == poisoned["reference"]
     shutil.rmtree(root)
+    tally("I-7 forget crash points swept")
 
 
 def test_i7_forget_twice_is_forget_once(poisoned: dict[str, Any], tmp_path: Path) -> None:
@@ -252,7 +259,7 @@ def test_i7_forget_twice_is_forget_once(poisoned: dict[str, Any], tmp_path: Path
 
 def test_i7_forget_interrupted_then_run_again(poisoned: dict[str, Any], tmp_path: Path) -> None:
     points = list(range(1, poisoned["checkpoints"] + 1))
-    for n in points if SLOW else sample(points, every=6):
+    for n in sample(points, every=6):  # every point: the slow profile's test below
         forget_crash(poisoned, tmp_path, n)
 
 

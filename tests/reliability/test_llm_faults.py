@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fakellm import FakeLLM, context_window_error, ok, reply_json
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from test_llm import Clock, answer, configure, populate, summarizer
 
 from compaction_tree import llm as llm_module
@@ -171,6 +171,7 @@ def test_c6_l3_each_exception_class_writes_nothing_and_retries_only_what_it_shou
     assert all(c["timeout"] == vault.config.summarizer.timeout and c["num_retries"] == 0 for c in calls)  # L1
     if verdict == "retry":
         assert len(clock.sleeps) == MAX_ATTEMPTS - 1
+    tally("C6 LiteLLM exception classes raised by a stub")
 
 
 # ---------------------------------------------------------------- C6, L7: broken and hostile answers
@@ -209,6 +210,7 @@ def test_c6_l7_no_summary_is_written_from_an_invalid_answer(vault: Vault, kind: 
         assert server.calls == 1 + MAX_REASKS
         assert summaries(configured.root) == {}
         check_loads(configured.root)
+        tally("C6/L7 invalid or hostile answers from the local server")
 
 
 def test_c6_a_non_utf8_body_fails_the_unit_cleanly(vault: Vault) -> None:
@@ -251,13 +253,28 @@ def test_l2_a_hung_call_fails_its_unit_and_the_others_still_run(vault: Vault, mo
         assert free
 
 
+def test_l2_retrying_stops_at_the_unit_deadline(vault: Vault) -> None:
+    """RELIABILITY.md 5.2: total wall time per unit <= 10 min. A server that keeps asking for 400 s
+    waits gets one retry; a second wait would pass the deadline, so the unit fails there."""
+    from fakellm import status
+
+    populate(vault, days=1)
+    clock = Clock()
+    with FakeLLM(responder=lambda body: status(429, headers={"Retry-After": "400"})) as server:
+        configured = configure(vault, server)
+        report = compact(configured, summarizer(configured, clock), NOW)
+        assert [unit for unit, _ in report.failed] == ["daily/2026-03-02.md"]
+        assert "gave up retrying" in report.failed[0][1]
+        assert server.calls == 2 and clock.sleeps == [400.0] and sum(clock.sleeps) <= llm_module.UNIT_DEADLINE
+
+
 # ---------------------------------------------------------------- L4, L5: the cache
 
 
-def cache_keys(vault: Vault, **config: Any) -> set[str]:
+def cache_keys(vault: Vault, model: str = "openai/fake-model", **config: Any) -> set[str]:
     with FakeLLM(responder=answer) as server:
         configured = configure(vault, server, **config)
-        compact(configured, summarizer(configured), NOW)
+        compact(configured, LiteLLMSummarizer(configured.config, model, vault=configured, sleep=Clock().sleep), NOW)
     keys = {p.name for p in (vault.root / ".memtree/cache").glob("*.json")}
     for level in ("daily", "weekly", "monthly"):
         for path in (vault.root / level).glob("*.md"):
@@ -295,8 +312,11 @@ def test_l4_the_cache_key_covers_prompt_version_model_and_params(vault: Vault, m
     newer = cache_keys(vault) - base - hotter
     assert len(newer) == len(base)
     monkeypatch.setattr(llm_module, "PROMPT_VERSION", "llm-1")
+    other = cache_keys(vault, model="openai/another-model") - base - hotter - newer
+    assert len(other) == len(base)  # and with the model
+    assert cache_keys(vault) == base | hotter | newer | other  # back to the first settings: nothing new
     add(vault, "one more note for the second day", timestamp="2026-03-03T18:00:00Z")
-    changed = cache_keys(vault) - base - hotter - newer
+    changed = cache_keys(vault) - base - hotter - newer - other
     assert 1 <= len(changed) <= 3  # that day, and its week and month when their inputs changed
 
 
@@ -329,6 +349,7 @@ def test_l5_a_corrupt_cache_file_is_ignored_and_recomputed(vault: Vault, kind: s
         report = compact(configured, summarizer(configured), NOW)
         assert not report.failed and report.cache_hits == 0 and server.calls == calls + 3
         assert files(configured.root) == reference
+        tally("L5 corrupt cache files")
 
 
 # ---------------------------------------------------------------- L6: some units fail

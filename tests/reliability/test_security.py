@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from fakellm import FakeLLM
-from helpers import memtree, snapshot
+from helpers import memtree, snapshot, tally
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from secret_samples import CONTEXTS, TRUE_POSITIVES
@@ -109,11 +109,37 @@ def test_s1_hostile_ids_are_rejected_and_topic_names_never_become_paths(vault: V
     memtree("--vault", str(vault.root), "know", topic[:200] or "x")
     assert added.path.startswith("raw/2026/03/02/") and "/" not in added.path[len("raw/2026/03/02/") :]
     check_layout(vault.root)  # topics live inside files: none became a file or folder name
+    tally("S1 traversal names tried as id, topic and `know` argument")
+
+
+def test_s1_hostile_ids_in_an_import_are_rejected_line_by_line(vault: Vault, tmp_path: Path) -> None:
+    """Ids from a file (another tool's export) go through the same check as --id: rejected, never slugged."""
+    from compaction_tree.ingest import import_file
+
+    source = tmp_path / "export.jsonl"
+    records = [
+        {"id": name, "timestamp": "2026-03-02T10:00:00Z", "speaker": "u", "text": f"note {n}"}
+        for n, name in enumerate(TRAVERSAL)
+    ]
+    source.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    before = files(tmp_path, derived=True)
+    report = import_file(vault, source)
+    accepted = [name for name in TRAVERSAL if valid_id(name)]
+    rejected = [name for name in TRAVERSAL if name and not valid_id(name)]  # an empty id means "derive one"
+    assert report.added == len(TRAVERSAL) - len(rejected) and len(report.failed) == len(rejected), report.failed
+    assert all("id" in reason for _, reason in report.failed), report.failed
+    stored = {f.id for f in vault.raw_files()}
+    assert set(accepted) <= stored and not set(rejected) & stored
+    check_layout(vault.root)
+    new = set(files(tmp_path, derived=True)) - set(before)
+    tally("S1 traversal names tried as ids in an import", len(TRAVERSAL))
+    assert all(p.startswith("vault/raw/2026/03/02/") or p.startswith("vault/.memtree/") for p in new), new
 
 
 @settings(max_examples=10_000 if SLOW else 300, deadline=None)
 @given(st.text())
 def test_s2_every_accepted_id_is_a_safe_file_name_inside_its_day_folder(name: str) -> None:
+    tally("S2 random strings checked as ids")
     if not valid_id(name):
         return
     assert re.fullmatch(r"[0-9A-Za-z_-]{1,64}", name)
@@ -135,6 +161,7 @@ def test_s2_every_accepted_id_is_a_safe_file_name_inside_its_day_folder(name: st
 @settings(max_examples=2000 if SLOW else 60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(min_size=1, max_size=60), min_size=1, max_size=3))
 def test_s2_arbitrary_unicode_topics_stay_inside_the_chunk(vault: Vault, topics: list[str]) -> None:
+    tally("S2 random topic lists added")
     clean = [t for t in topics if t.strip() and "\x00" not in t and "\n" not in t and not _surrogate(t)]
     before = set(files(vault.root))
     try:  # the text differs each time: an id derives from the content, not from the topics
@@ -196,6 +223,7 @@ def test_s3_secrets_never_reach_the_raw_file_nor_the_prompt(vault: Vault) -> Non
     text = "\n".join(p.read_text() for p in added) + stored
     assert not [s[:12] for s, _ in pairs[1::2] if leftovers(s, text)]
     assert "[REDACTED:" in prompts
+    tally("S3 secrets stored (added or hand-written) then checked in raw/ and in the captured prompts", len(pairs))
 
 
 # ---------------------------------------------------------------- S7: a secret scan of the whole vault
@@ -217,6 +245,33 @@ def scan(root: Path) -> Counter[str]:
         ).stdout
         found.update(redact(history.decode("utf-8", "replace")).counts)
     return found
+
+
+def detect_secrets_findings(paths: list[Path], allowed: set[str]) -> list[str]:
+    """What detect-secrets (Yelp's scanner, all default plugins: an implementation independent of
+    memtree's rules) finds in the files. `allowed`: memtree's own identifiers (content-derived hex
+    ids), which its entropy plugin reports by design; each is a value memtree generated, nothing else."""
+    from detect_secrets import SecretsCollection
+    from detect_secrets.settings import default_settings
+
+    collection = SecretsCollection()
+    with default_settings():
+        for path in paths:
+            collection.scan_file(str(path))
+    return sorted(
+        f"{filename}:{secret.line_number}: {secret.type}"
+        for filename, secret in collection
+        if not (secret.type == "Hex High Entropy String" and secret.secret_value in allowed)
+    )
+
+
+def memtree_ids(root: Path) -> set[str]:
+    """Chunk ids and fact-event ids: the hex identifiers memtree itself derives from content."""
+    ids = {f.id for f in Vault.open(root).raw_files()}
+    audit = root / "facts/audit.jsonl"
+    if audit.exists():
+        ids |= {json.loads(line)["id"] for line in audit.read_text().splitlines() if line.strip()}
+    return ids
 
 
 def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: Path) -> None:
@@ -278,6 +333,22 @@ def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: P
                 os.environ[k] = v
     findings = scan(vault.root)
     assert not findings, findings
+    # the second line of defence: detect-secrets over every file (.memtree/ included) and the git history
+    history = tmp_path / "history.patch"
+    history.write_bytes(
+        subprocess.run(["git", "-C", str(vault.root), "log", "-p", "--all"], capture_output=True, check=True).stdout
+    )
+    scanned = [p for p in sorted(vault.root.rglob("*")) if p.is_file() and ".git" not in p.parts] + [history]
+    committed = history.read_text("utf-8", "replace")  # ids of chunks since forgotten, events since replaced
+    pattern = r'raw/\d{4}/\d\d/\d\d/([0-9a-f]{16})\.json|"id": "([0-9a-f]{12})"'
+    allowed = memtree_ids(vault.root) | {a or b for a, b in re.findall(pattern, committed)}
+    assert detect_secrets_findings(scanned, allowed) == []
+    # ... which does find the secrets the vault was given, before memtree redacted them
+    control = tmp_path / "unredacted.txt"
+    control.write_text("\n".join(document for _, document in pairs))
+    kinds = {line.split(": ", 1)[1] for line in detect_secrets_findings([control], set())}
+    assert {"AWS Access Key", "GitHub Token", "Private Key", "JSON Web Token", "Slack Token"} <= kinds, kinds
+    tally("S7 secrets through the full workflow, then scanned (memtree's rules and detect-secrets)", len(pairs))
     everything = "\n".join(
         p.read_text("utf-8", "replace") for p in vault.root.rglob("*") if p.is_file() and ".git" not in p.parts
     )
@@ -409,7 +480,8 @@ def test_s8_an_obedient_model_cannot_write_delete_or_cite_beyond_the_plan(tmp_pa
     facts = {p.name for p in (vault.root / "facts").glob("*")} if (vault.root / "facts").exists() else set()
     assert all(re.fullmatch(r"[a-z_]+\.(md|jsonl|yaml)", name) for name in facts)
     check_loads(vault.root)
-    print(f"\nS8: {len(PAYLOADS)} payloads, {len(requests)} calls, {len(report.failed)} units rejected")
+    tally("S8 injection payloads against a model that obeys them", len(PAYLOADS))
+    tally("S8 ... answers rejected for citing ids not sent", len(report.failed))
 
 
 # ---------------------------------------------------------------- S9: forget through the LLM path
@@ -443,9 +515,9 @@ def test_s9_forget_a_poisoned_chunk_echoed_by_the_model(vault: Vault) -> None:
         assert server.calls - calls == done["calls"] and done["calls"] + done["cache_hits"] == 3
         assert done["calls"] >= 1  # no answer that saw the chunk is served from the cache
     after = files(vault.root, derived=True)
-    for path in after:
-        text = (vault.root / path).read_bytes().decode("utf-8", "replace")
-        assert "zebra-quokka" not in text and poison not in text, path
+    for path in after:  # the derived index too: its full-text segments keep words, not phrases
+        data = (vault.root / path).read_bytes()
+        assert not [w for w in (b"zebra", b"quokka", poison.encode()) if w in data], path
     changed = {p for p in set(before) | set(files(vault.root)) if before.get(p) != files(vault.root).get(p)}
     assert {p for p in changed if p.split("/")[0] in ("daily", "weekly", "monthly")} == {
         "daily/2026-02-11.md",
@@ -505,12 +577,33 @@ def test_s10_hostile_front_matter_is_reported_and_runs_no_code(
     result = run_in_child(load_everything)  # a C-level crash (the YAML composer's stack) must not take pytest down
     assert result.status == 0, result
     assert not marker.exists()
+    tally("S10 hostile YAML front matters (python tags, alias bomb, deep nesting, ...)")
     if name in ("duplicate-keys", "nan"):  # valid YAML, and a derived file: a stale one is regenerated
         return
     assert path.read_bytes() == before  # reported and skipped, never rewritten
     report = memtree("--vault", str(vault.root), "doctor", "--json").json()
     assert "daily/2026-03-02.md" in {p["path"] for p in report["problems"]}
     assert (vault.root / "daily/2026-03-03.md").exists()  # the good days are still summarized
+
+
+@pytest.mark.parametrize("nested", ["{" * 1500, "{" * 700 + "/" + "{" * 700, "x: " + "[a, " * 600, "[" * 9000])
+def test_s10_deep_flow_nesting_is_refused_before_any_yaml_parse(monkeypatch: pytest.MonkeyPatch, nested: str) -> None:
+    """Found by fuzzing (C7): 1,500 nested `{` cost PyYAML's pure-Python loader 1.3 s (quadratic in the
+    depth), and the C loader crashes on deep nesting: such text never reaches either."""
+    import yaml
+
+    from compaction_tree.config import parse_config
+    from compaction_tree.errors import ConfigError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("yaml.load was called")
+
+    monkeypatch.setattr(yaml, "load", refuse)
+    tally("S10 hostile YAML front matters (python tags, alias bomb, deep nesting, ...)")
+    with pytest.raises(ConfigError, match="nests too deeply"):
+        parse_config(nested)
+    with pytest.raises(VaultFormatError):
+        parse_summary(f"---\n{nested}\n---\n# 2026-03-02\n", "daily", "2026-03-02", "d")
 
 
 def test_s10_a_deeply_nested_config_is_an_error_not_a_crash(vault: Vault) -> None:
@@ -563,6 +656,7 @@ def test_s10_summaries_round_trip_byte_identical(texts: list[str], topics: list[
         1,
         draft,
     )
+    tally("S10 generated summaries round-tripped byte for byte")
     text = render_summary(summary)
     parsed = parse_summary(text, "daily", "2026-03-02", "d")
     assert render_summary(parsed) == text
@@ -650,6 +744,7 @@ def test_s11_every_command_completes_beside_a_malformed_vault(vault: Vault, tmp_
         assert result.code in (0, 6, 7), (args, result)
         assert time.monotonic() - started < 60, args
     assert codes["compact"] == 0 and codes["add"] == 0
+    tally("S11 malformed vault files beside every command", len(bad) + 5)  # + ROOT.md and 4 derived files
     report = memtree("--vault", str(vault.root), "doctor", "--json").json()
     listed = {p["path"] for p in report["problems"]}
     assert set(bad) - {"raw/2026/03/10/misplaced.json"} <= listed | {f"raw/2026/03/10/{n}" for n in ("notes.txt",)}

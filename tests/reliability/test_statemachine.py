@@ -11,6 +11,7 @@ import tempfile
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+from helpers import tally
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -38,12 +39,14 @@ class VaultMachine(RuleBasedStateMachine):
         self.raw: dict[str, str] = {}  # what memtree or we wrote to raw/: it must stay
         self.count = 0
         self.git = False
+        tally("C5 state-machine examples")
 
     def teardown(self) -> None:
         shutil.rmtree(getattr(self, "base", "/nonexistent"), ignore_errors=True)
 
     @rule(day=st.integers(0, 20), words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6))
     def add_chunk(self, day: int, words: list[str]) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         self.count += 1
         moment = datetime.combine(START + timedelta(days=day), datetime.min.time(), timezone.utc)
         add(self.vault, f"{' '.join(words)} note {self.count}", timestamp=moment + timedelta(minutes=self.count))
@@ -54,6 +57,7 @@ class VaultMachine(RuleBasedStateMachine):
         | st.tuples(st.sampled_from(["write", "fsync", "replace", "unlink"]), st.integers(1, 8), st.booleans())
     )
     def compact(self, fault: tuple[str, int, bool] | None) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         vault = Vault.open(self.root)
         if fault is None:
             compact(vault, ExtractiveSummarizer(vault.config), self.now)
@@ -67,6 +71,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule(n=st.integers(1, 30))
     def crash_at_random_point(self, n: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         root, now = self.root, self.now
         result = run_in_child(
             lambda: compact(Vault.open(root), ExtractiveSummarizer(Vault.open(root).config), now), crash_at=n
@@ -75,6 +80,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule(days=st.integers(1, 9))
     def advance_clock(self, days: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         self.now += timedelta(days=days)
 
     def _targets(self) -> list[Path]:
@@ -90,6 +96,7 @@ class VaultMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.count > 0)
     @rule(pick=st.integers(0, 10_000), how=st.sampled_from(["truncate", "garbage", "empty", "bad-utf8", "append"]))
     def hand_edit_or_corrupt(self, pick: int, how: str) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         targets = self._targets()
         path = targets[pick % len(targets)]
         data = path.read_bytes()
@@ -107,6 +114,7 @@ class VaultMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.count > 0)
     @rule(pick=st.integers(0, 10_000))
     def inject_conflict_markers(self, pick: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         targets = self._targets()
         path = targets[pick % len(targets)]
         path.write_bytes(b"<<<<<<< HEAD\n" + path.read_bytes() + b"=======\nother side\n>>>>>>> theirs\n")
@@ -114,6 +122,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     @rule()
     def git_commit(self) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
         git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@t"]
         if not self.git:
             subprocess.run([*git, "init", "-q"], check=True)
@@ -145,3 +154,24 @@ VaultMachine.TestCase.settings = settings(
     suppress_health_check=list(HealthCheck),
 )
 test_c5_state_machine = VaultMachine.TestCase
+
+
+def test_c5_found_a_week_kept_for_its_month_keeps_its_days(tmp_path: Path) -> None:
+    """Found by the state machine (slow profile): a week whose every chunk is gone is kept while its
+    month cannot be rebuilt (here: conflict markers in the month's file); its days must be kept too, or
+    the kept week cites summaries that no longer exist (I2)."""
+    vault, _ = Vault.init(tmp_path / "v", "UTC")
+    for day in (2, 3, 17):  # week 12 holds one day: 17 March
+        add(vault, f"billing note on the {day}th", timestamp=datetime(2026, 3, day, 10, tzinfo=timezone.utc))
+    now = datetime(2026, 4, 20, tzinfo=timezone.utc)
+    compact(vault, ExtractiveSummarizer(vault.config), now)
+    assert (vault.root / "weekly/2026-W12.md").exists()
+    month = vault.root / "monthly/2026-03.md"
+    month.write_bytes(b"<<<<<<< HEAD\n" + month.read_bytes() + b"=======\n>>>>>>> theirs\n")
+    for file in list(vault.raw_files()):
+        if file.day == "2026-03-17":
+            file.path.write_text("{truncated")  # unreadable: the day has no chunk any more
+    report = compact(Vault.open(vault.root), ExtractiveSummarizer(vault.config), now)
+    assert "monthly/2026-03.md" in {unit for unit, _ in report.blocked}
+    check_citations(vault.root)
+    assert (vault.root / "weekly/2026-W12.md").exists() and (vault.root / "daily/2026-03-17.md").exists()
