@@ -45,7 +45,7 @@ def facts_list(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from .facts import load_facts
+    from .facts.store import load_facts
 
     with user_errors():
         facts = [f for f in load_facts(open_vault(ctx)) if category is None or f.category == category]
@@ -63,7 +63,7 @@ def facts_search(
 
     Example: memtree facts search "access token"
     """
-    from .facts import search_facts
+    from .facts.store import search_facts
 
     with user_errors():
         found = search_facts(open_vault(ctx), query)
@@ -81,7 +81,7 @@ def facts_show(
 
     Example: memtree facts show deploy_platform
     """
-    from .facts import get_fact
+    from .facts.store import get_fact
 
     with user_errors():
         fact = get_fact(open_vault(ctx), subject)
@@ -99,7 +99,7 @@ def facts_log(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
     Example: memtree facts log --json
     """
-    from .facts import audit_events
+    from .facts.store import audit_events
 
     with user_errors():
         events = audit_events(open_vault(ctx))
@@ -117,7 +117,7 @@ def facts_undo(ctx: typer.Context, event_id: Annotated[str, typer.Argument(show_
 
     Example: memtree facts undo 3f9a2c1d
     """
-    from .facts import undo
+    from .facts.store import undo
 
     with user_errors():
         undo_id = undo(open_vault(ctx), event_id)

@@ -371,7 +371,7 @@ class Compactor:
         current.summaries[summary.path] = (summary, sha256_hex(data))
 
     def _finish(self, index: Index, current: _Current) -> None:
-        from .facts import rebuild_facts
+        from .facts.store import rebuild_facts
         from .root import write_root
 
         index.sync()

@@ -105,14 +105,14 @@ class ExtractiveSummarizer:
         self.concurrency = 1  # CPU-bound: threads would only contend for the GIL
         self._count = counter_for(config.tokenizer)
         if fact_extractor is None:
-            from .facts import extract_facts
+            from .facts.extract import extract_facts
 
             self._facts: Callable[[Unit], tuple[FactCandidate, ...]] = lambda unit: extract_facts(unit, config)
         else:
             self._facts = fact_extractor
 
     def params(self) -> Mapping[str, Any]:
-        from .facts import EXTRACTOR_VERSION
+        from .facts.extract import EXTRACTOR_VERSION
 
         return {
             "tokenizer": tokenizer_name(self.config.tokenizer),

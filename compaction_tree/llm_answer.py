@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from .fact_model import CATEGORIES as FACT_CATEGORIES
+from .facts.records import CATEGORIES as FACT_CATEGORIES
 from .summarizers import Unit
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, TopicStat
 

@@ -175,7 +175,7 @@ def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence
 
 def _facts_for(vault: Vault, terms: Sequence[str], budget: int) -> list[tuple[str, tuple[str, ...]]]:
     """Current facts that share most of the question's words: (line, source ids), within FACTS_SHARE."""
-    from .facts import load_facts
+    from .facts.store import load_facts
 
     wanted = set(terms)
     scored = []
@@ -310,7 +310,7 @@ def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -
         )
     for line in lines[: max(0, limit - len(answer.entries))]:
         answer.entries.append({"date": line.period, "source": f"{line.level}/{line.period}", "text": _clip(line.text)})
-    from .facts import facts_matching
+    from .facts.store import facts_matching
 
     answer.facts = [f.to_json() for f in facts_matching(vault, cleaned, limit)]
     if answer.facts and not answer.known:  # a fact is a memory too (its chunks may be forgotten or pruned)

@@ -411,7 +411,7 @@ def _covered_days(paths: Sequence[str]) -> set[str]:
 
 def root_inputs(vault: Vault, index: Index, with_content: bool = True) -> RootInputs:
     """What ROOT.md is made of, and its input hash (cheap to compute without the content)."""
-    from .facts import standing_fact_lines
+    from .facts.store import standing_fact_lines
 
     hashes = index.summary_hashes()
     covered = _covered_days(sorted(hashes))

@@ -13,8 +13,8 @@ import pytest
 
 from compaction_tree import facts
 from compaction_tree.config import Config
-from compaction_tree.consolidate import Fact, consolidate, render_audit, render_category
-from compaction_tree.fact_extract import clauses
+from compaction_tree.facts.consolidate import Fact, consolidate, render_audit, render_category
+from compaction_tree.facts.extract import clauses
 from compaction_tree.model import Chunk
 from compaction_tree.periods import day_period
 from compaction_tree.sample import sample_chunks

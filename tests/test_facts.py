@@ -16,7 +16,9 @@ import pytest
 from compaction_tree import facts
 from compaction_tree.compaction import compact
 from compaction_tree.config import Config
-from compaction_tree.consolidate import (
+from compaction_tree.errors import InvalidInputError
+from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.facts.consolidate import (
     MAX_CLUSTER,
     Fact,
     Version,
@@ -27,8 +29,6 @@ from compaction_tree.consolidate import (
     render_audit,
     render_category,
 )
-from compaction_tree.errors import InvalidInputError
-from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
 from compaction_tree.model import Chunk
@@ -528,7 +528,7 @@ def store(vault: Vault, *items: Fact) -> None:
     for category in facts.CATEGORIES:
         chosen = [f for f in items if f.category == category]
         if chosen:
-            vault.write(facts.category_path(category), render_category(category, chosen).encode("utf-8"))
+            vault.write(facts.store.category_path(category), render_category(category, chosen).encode("utf-8"))
 
 
 def fact(subject: str, text: str, category: str = "decision", history: tuple[str, ...] = ()) -> Fact:
@@ -582,7 +582,7 @@ def test_the_retrieval_check_reports_a_subject_no_longer_found() -> None:
         ]
     )
     assert outcome.count("merge") == 1
-    assert facts.retrieval_check(outcome) == [
+    assert facts.store.retrieval_check(outcome) == [
         {"query": "zebra crossing", "expected": "billing_datastore", "source": "c2"}
     ]
 
@@ -620,25 +620,25 @@ def test_embeddings_come_from_litellm_once_then_from_the_cache(vault: Vault, mon
     fake = types.ModuleType("litellm")
     fake.embedding = embedding  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "litellm", fake)
-    similarity, label, warning = facts.similarity_for(vault, ["a b", "c d e"])
+    similarity, label, warning = facts.store.similarity_for(vault, ["a b", "c d e"])
     assert label == "embeddings:openai/text-embedding-3-small" and warning is None and similarity is not None
     assert similarity("a b", "a b") == pytest.approx(1.0)
     assert calls == [["a b", "c d e"]]
     assert Path(vault.derived / "fact-embeddings.json").exists()
-    facts.similarity_for(vault, ["c d e", "a b"])
+    facts.store.similarity_for(vault, ["c d e", "a b"])
     assert len(calls) == 1  # all cached
 
     def broken(**kwargs: Any) -> Any:
         raise ConnectionError("no network")
 
     fake.embedding = broken  # type: ignore[attr-defined]
-    similarity, label, warning = facts.similarity_for(vault, ["new text"])
+    similarity, label, warning = facts.store.similarity_for(vault, ["new text"])
     assert similarity is None and label == "lexical" and warning and "ConnectionError" in warning
 
 
 def test_no_embeddings_without_litellm(vault: Vault) -> None:
-    assert facts.embedding_model(vault.config) is None
-    assert facts.similarity_for(vault, ["a"]) == (None, "lexical", None)
+    assert facts.store.embedding_model(vault.config) is None
+    assert facts.store.similarity_for(vault, ["a"]) == (None, "lexical", None)
 
 
 def test_subject_keys_compare_as_canonical_words() -> None:
@@ -679,7 +679,7 @@ def test_the_same_bytes_in_any_process() -> None:
 
     script = (
         "import json, sys\n"
-        "from compaction_tree.consolidate import consolidate, render_audit, render_category\n"
+        "from compaction_tree.facts.consolidate import consolidate, render_audit, render_category\n"
         "from compaction_tree.summary import FactCandidate\n"
         "cands = [FactCandidate(*c[:5], tuple(c[5])) for c in json.loads(sys.stdin.read())]\n"
         "o = consolidate(cands)\n"

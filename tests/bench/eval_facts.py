@@ -48,8 +48,8 @@ import corpus as corpus_module
 
 from compaction_tree import facts as facts_module
 from compaction_tree.compaction import compact
-from compaction_tree.consolidate import Fact, Version
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.facts.consolidate import Fact, Version
 from compaction_tree.ingest import import_file
 from compaction_tree.vault import Vault
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fact_phrasings
 import fact_phrasings_dev
 
-from compaction_tree.consolidate import consolidate
 from compaction_tree.facts import extract_sentence
+from compaction_tree.facts.consolidate import consolidate
 from compaction_tree.summary import FactCandidate
 
 SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev}

@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 
 from compaction_tree.config import parse_config
-from compaction_tree.consolidate import parse_audit, parse_category
 from compaction_tree.errors import ConfigError, VaultFormatError
+from compaction_tree.facts.records import parse_audit, parse_category
 from compaction_tree.markdown import parse_summary
 from compaction_tree.model import valid_id
 from compaction_tree.redact import redact

@@ -124,7 +124,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_c7_a_deeply_nested_audit_line_is_skipped() -> None:
     """Found by atheris: json's RecursionError on such a line escaped parse_audit (`memtree facts log`
     ended in a traceback). Fixed on main meanwhile; kept as a regression test."""
-    from compaction_tree.consolidate import parse_audit
+    from compaction_tree.facts.records import parse_audit
 
     good = '{"id": "a1", "date": "2026-03-02", "kind": "merge", "rule": "r", "subject": "s", "category": "decision",'
     good += ' "old": "o", "new": "n", "sources": ["x"], "reversed_by": null}'

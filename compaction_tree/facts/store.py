@@ -1,4 +1,4 @@
-"""Durable facts: the store in the vault, undo, and the reading API (extraction: fact_extract.py).
+"""Durable facts: the store in the vault, undo, and the reading API (extraction: extract.py).
 
 A fact is what is true now about one subject (a preference, a constraint, a decision...), not
 what happened. Facts come out of the per-day compaction pass as `FactCandidate`s (the cue
@@ -25,67 +25,33 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .config import Config
+from ..config import Config
+from ..errors import ConflictError, InvalidInputError, VaultFormatError
+from ..summary import FactCandidate
+from ..text import STOPWORDS, WORD, fold, word_form
+from ..topics import BUILTIN_ALIASES, topic_key
 from .consolidate import (
     CATEGORIES,
     Event,
     Fact,
     Outcome,
     Similarity,
-    Version,
     consolidate,
     parse_audit,
     parse_category,
     render_audit,
     render_category,
 )
-from .errors import ConflictError, InvalidInputError, VaultFormatError
-from .fact_cues import BROAD_CUES
-from .fact_extract import (
-    EXTRACTOR_VERSION,
-    MAX_KEY_WORDS,
+from .extract import (
     SUBJECT,
-    Extracted,
-    extract_facts,
-    extract_sentence,
-    extract_statements,
     subject_key,
 )
-from .fact_text import plain_text
-from .summary import FactCandidate
-from .text import STOPWORDS, WORD, fold, word_form
-from .topics import BUILTIN_ALIASES, topic_key
+from .statement import plain_text
 
 if TYPE_CHECKING:
-    from .index import Index
-    from .vault import Vault
+    from ..index import Index
+    from ..vault import Vault
 
-__all__ = [
-    "BROAD_CUES",
-    "CATEGORIES",
-    "EXTRACTOR_VERSION",
-    "MAX_KEY_WORDS",
-    "SUBJECT",
-    "Event",
-    "Extracted",
-    "Fact",
-    "RebuildReport",
-    "Version",
-    "audit_events",
-    "extract_facts",
-    "extract_sentence",
-    "extract_statements",
-    "facts_matching",
-    "get_fact",
-    "last_rebuild_report",
-    "load_facts",
-    "rebuild",
-    "rebuild_facts",
-    "search_facts",
-    "standing_fact_lines",
-    "subject_key",
-    "undo",
-]
 
 FACTS_DIR = "facts"
 AUDIT_FILE = "facts/audit.jsonl"
@@ -232,7 +198,7 @@ def read_overrides(vault: Vault) -> list[Override]:
         return []
     import yaml
 
-    from .config import safe_loader, too_nested
+    from ..config import safe_loader, too_nested
 
     try:
         text = data.decode("utf-8")
@@ -263,7 +229,7 @@ def active_reversals(overrides: Sequence[Override]) -> dict[str, str]:
 
 
 def _write_overrides(vault: Vault, overrides: Sequence[Override]) -> None:
-    from .markdown import dump_yaml
+    from ..markdown import dump_yaml
 
     header = (
         "# Reversed fact events, honoured by every rebuild of facts/ (written by `memtree facts undo ID`).\n"
@@ -277,8 +243,8 @@ def undo(vault: Vault, event_id: str) -> str:
 
     Undoing what is already undone changes nothing and returns the undo that did it.
     """
-    from .index import Index
-    from .root import write_root
+    from ..index import Index
+    from ..root import write_root
 
     wanted = event_id.strip()
     with vault.lock() as acquired:
@@ -480,7 +446,7 @@ def _embed(vault: Vault, model: str, texts: Iterable[str]) -> dict[str, list[flo
     wanted = sorted(set(texts))
     missing = [t for t in wanted if key(t) not in known]
     if missing:
-        from .llm import _import_litellm
+        from ..llm import _import_litellm
 
         litellm = _import_litellm()
         settings = vault.config.summarizer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .fact_text import CHANGE_VERB, Change
+from .statement import CHANGE_VERB, Change
 
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "gpt", "chatgpt", "copilot"})
 PREAMBLE = re.compile(

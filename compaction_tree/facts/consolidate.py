@@ -36,8 +36,8 @@
 Every ordering is total (dates, natural source order, then text) and no set order reaches the
 output, so the same candidates give the same bytes in any input order and any process. Cost:
 about 0.2 s for the ~400 candidates of a year of the extractive summarizer, 1.7 s for 5,000.
-The records and the file formats of the store are in fact_model.py, the analysis of a statement in
-fact_text.py.
+The records and the file formats of the store are in records.py, the analysis of a statement in
+statement.py.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .fact_model import (
+from .records import (
     CATEGORIES,
     Event,
     Fact,
@@ -77,7 +77,10 @@ __all__ = [
     "render_audit",
     "render_category",
 ]
-from .fact_text import (
+from ..summary import FactCandidate
+from ..text import stem
+from ..topics import is_generic
+from .statement import (
     CHANGE_WORDS,
     GENERIC_ACRONYMS,
     KNOWN_ASPECTS,
@@ -92,9 +95,6 @@ from .fact_text import (
     shapes_of,
     terms_of,
 )
-from .summary import FactCandidate
-from .text import stem
-from .topics import is_generic
 
 LINK_SIMILARITY = 0.75
 MERGE_SIMILARITY = 0.90

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .text import STOPWORDS, WORD, fold, stem, word_form
-from .topics import is_generic
+from ..text import STOPWORDS, WORD, fold, stem, word_form
+from ..topics import is_generic
 
 _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"

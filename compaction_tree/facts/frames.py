@@ -9,7 +9,7 @@ ledger keeps its data" are one frame each. The vocabulary is English words for s
 for kinds of value (clock times, weekdays, rates, money, percentages, versions, capitalized names),
 never the values a particular conversation uses.
 
-The cue tables (fact_cues.py) go first, being surer of what they match; frames find the wordings the
+The cue tables (cues.py) go first, being surer of what they match; frames find the wordings the
 cues were not written for, and give a change ("Corvid moved to Render") the key of the side it changes.
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import WORD, fold, word_form
-from .topics import is_generic
+from ..text import WORD, fold, word_form
+from ..topics import is_generic
 
 _I = re.IGNORECASE
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"

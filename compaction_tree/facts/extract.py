@@ -1,10 +1,10 @@
 """Durable facts by cue, from one day's chunks (deterministic and offline).
 
 Each sentence is split where chat runs two together, cleaned of chatter, and checked against what
-disqualifies a statement (fact_gates.py: questions, hypotheticals, temporary arrangements, rejected
+disqualifies a statement (gates.py: questions, hypotheticals, temporary arrangements, rejected
 options, hearsay, pasted logs, one moment, work told as it happens). Then the cue tables
-(fact_cues.py) are tried, the first that matches deciding the category and subject; then the frames
-(fact_frames.py), which find a statement by what it is about whatever its word order; a sentence
+(cues.py) are tried, the first that matches deciding the category and subject; then the frames
+(frames.py), which find a statement by what it is about whatever its word order; a sentence
 stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself.
 
 A subject key names the thing and the side of it ("kestrel_host", "acme_limit", "priya_role"), so
@@ -19,10 +19,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .config import Config
-from .fact_cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
-from .fact_frames import FrameMatch, frame_of
-from .fact_gates import (
+from ..config import Config
+from ..summary import FactCandidate
+from ..text import STOPWORDS, WORD, fold, sentences, stem, word_form
+from ..topics import is_generic
+from .cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
+from .frames import FrameMatch, frame_of
+from .gates import (
     ANSWERING,
     ASSISTANTS,
     DURABLE,
@@ -34,7 +37,7 @@ from .fact_gates import (
     clean_sentence,
     rejection,
 )
-from .fact_text import (
+from .statement import (
     ASPECT_OF,
     CALENDAR,
     CHANGE_VERB,
@@ -47,12 +50,9 @@ from .fact_text import (
     names_of,
     plain_text,
 )
-from .summary import FactCandidate
-from .text import STOPWORDS, WORD, fold, sentences, stem, word_form
-from .topics import is_generic
 
 if TYPE_CHECKING:
-    from .summarizers import Unit
+    from ..summarizers import Unit
 
 EXTRACTOR_VERSION = "cues-2"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
@@ -347,7 +347,7 @@ def _frame_key(framed: FrameMatch) -> str:
 
 
 def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
-    """A statement the cues did not know the wording of, found by its frame (fact_frames.py)."""
+    """A statement the cues did not know the wording of, found by its frame (frames.py)."""
     frame = framed.frame
     if rejection(text, raw, frame.category) is not None or _EVALUATION.search(text) or ONE_OFF.search(raw):
         return None

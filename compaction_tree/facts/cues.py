@@ -1,8 +1,8 @@
 """The cue extractor's tables: the ways of stating a durable fact that it knows word for word.
 
-Data, not logic (fact_extract.py applies them): each cue is one way of stating a durable fact, a
+Data, not logic (extract.py applies them): each cue is one way of stating a durable fact, a
 pattern with optional s* (subject) and v* (value) groups. What disqualifies a statement is in
-fact_gates.py; statements found by what they are about, whatever the wording, in fact_frames.py.
+gates.py; statements found by what they are about, whatever the wording, in frames.py.
 """
 
 from __future__ import annotations

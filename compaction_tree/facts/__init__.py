@@ -1,0 +1,67 @@
+"""Durable facts: what is true now about one subject, next to the summaries of what happened.
+
+A fact comes out of a day's compaction (the cue extractor, or the LLM's JSON answer) and lives in
+the day's summary; the store under facts/ is rebuilt from all of them after every compaction:
+
+    cues.py         the cue tables: the shapes of durable statements
+    gates.py        what disqualifies a sentence (questions, moments, hypotheticals, pasted logs)
+    frames.py       a topic word with a value of the right kind, whatever the word order
+    extract.py      sentence -> fact (category, subject key, value, confidence)
+    statement.py    the analysis of a statement: names, values, changes ("moved from X to Y")
+    consolidate.py  clusters, merges, supersessions and contradictions, with an audit trail
+    records.py      Fact, Version, Event and their markdown / JSONL files
+    store.py        the files in the vault, undo, and the reading API below
+"""
+
+from .cues import BROAD_CUES
+from .extract import (
+    EXTRACTOR_VERSION,
+    MAX_KEY_WORDS,
+    SUBJECT,
+    Extracted,
+    extract_facts,
+    extract_sentence,
+    extract_statements,
+    subject_key,
+)
+from .records import CATEGORIES, Event, Fact, Version
+from .store import (
+    RebuildReport,
+    audit_events,
+    facts_matching,
+    get_fact,
+    last_rebuild_report,
+    load_facts,
+    rebuild,
+    rebuild_facts,
+    search_facts,
+    standing_fact_lines,
+    undo,
+)
+
+__all__ = [
+    "BROAD_CUES",
+    "CATEGORIES",
+    "EXTRACTOR_VERSION",
+    "MAX_KEY_WORDS",
+    "SUBJECT",
+    "Event",
+    "Extracted",
+    "Fact",
+    "RebuildReport",
+    "Version",
+    "audit_events",
+    "extract_facts",
+    "extract_sentence",
+    "extract_statements",
+    "facts_matching",
+    "get_fact",
+    "last_rebuild_report",
+    "load_facts",
+    "rebuild",
+    "rebuild_facts",
+    "search_facts",
+    "standing_fact_lines",
+    "subject_key",
+    "undo",
+]
