@@ -28,6 +28,7 @@ from .frames import FrameMatch, frame_of
 from .gates import (
     ANSWERING,
     ASSISTANTS,
+    CAUSE,
     DURABLE,
     EVENT,
     EVIDENCE,
@@ -65,17 +66,14 @@ def is_assistant(speaker: str) -> bool:
     return folded in ASSISTANTS or folded.startswith(("assistant", "ai "))
 
 
-_URL = re.compile(r"https?://\S+")
 # words that say nothing about what a key names, even next to a specific one
 _VAGUE = re.compile(
     r"^(?:new|old|current|main|whole|same|other|thing|things|stuff|one|ones|lot|bit|way|time|day|week|year|we're|i'm|"
     r"it's|that's|let's|really|very|still|just|now|then|also|only|please|thanks|ok|okay|yes|no|some|any|every|all|"
     r"mostly|usually|often|always|never|sometimes|actually|currently|finally|officially|probably|basically)$"
 )
-_REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
-_CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -351,7 +349,7 @@ def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -
     frame = framed.frame
     if rejection(text, raw, frame.category) is not None or _EVALUATION.search(text) or ONE_OFF.search(raw):
         return None
-    if _NARRATIVE.search(_REASON.split(text)[0]) or _past_tense(text):
+    if _NARRATIVE.search(CAUSE.split(text)[0]) or _past_tense(text):
         return None  # "the 30 s router timeout bit us", "I did that during the setup": what happened
     if frame.category not in ("constraint",) and _NEGATED.search(_CONTRAST.sub("", text)):
         return None  # "I don't want mocks for the database at all": not what the database is

@@ -113,15 +113,7 @@ ONE_OFF = re.compile(
 )
 
 _URL = re.compile(r"https?://\S+")
-# words that say nothing about what a key names, even next to a specific one
-_VAGUE = re.compile(
-    r"^(?:new|old|current|main|whole|same|other|thing|things|stuff|one|ones|lot|bit|way|time|day|week|year|we're|i'm|"
-    r"it's|that's|let's|really|very|still|just|now|then|also|only|please|thanks|ok|okay|yes|no|some|any|every|all|"
-    r"mostly|usually|often|always|never|sometimes|actually|currently|finally|officially|probably|basically)$"
-)
-_REASON = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+(?:[^\w\s]{1,4}\s+)?(?=[\"'(]?[A-Za-z])")
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl|dr|mr|mrs|ms|st|prof|jr|sr|no)\.$", re.IGNORECASE)
+CAUSE = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)  # what follows explains
 _CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
 
 
@@ -163,6 +155,6 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
             return "narrative"
-        if PAST_EVENT.search(_REASON.split(text)[0]):
+        if PAST_EVENT.search(CAUSE.split(text)[0]):
             return "event"
     return None
