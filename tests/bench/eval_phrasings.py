@@ -16,7 +16,7 @@ at a time, over a blind hand-written set:
   March, all in one consolidation run (so unrelated facts can wrongly link, as in a real vault).
   A change is *handled* when one fact holds the new value as current and the old in its history.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev] [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev|dev2|holdout] [-v]
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fact_phrasings
 import fact_phrasings_dev
+import fact_phrasings_holdout
 
 from compaction_tree.facts import extract_sentence
 from compaction_tree.facts.consolidate import consolidate
 from compaction_tree.summary import FactCandidate
 
-SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev}
+SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev, "holdout": fact_phrasings_holdout}
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
 
