@@ -29,13 +29,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fact_phrasings
 import fact_phrasings_dev
+import fact_phrasings_dev2
 import fact_phrasings_holdout
 
 from compaction_tree.facts import extract_sentence
 from compaction_tree.facts.consolidate import consolidate
 from compaction_tree.summary import FactCandidate
 
-SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev, "holdout": fact_phrasings_holdout}
+SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev, "dev2": fact_phrasings_dev2, "holdout": fact_phrasings_holdout}
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
 
