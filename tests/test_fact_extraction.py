@@ -227,7 +227,8 @@ def test_the_sample_conversation_gives_facts_a_reader_would_trust() -> None:
     assert "16.10" in by_subject["postgres_version"].current.fact
     assert "15.13" in by_subject["postgres_version"].history[-1].fact
     assert "Grafana Loki" in by_subject["logging"].current.fact
-    assert "10 minutes now" in by_subject["token_lifetime"].current.fact
+    token_lifetime = by_subject["token_lifetime"].current  # "10 minutes now (it was 15)" restates the change
+    assert "10 minutes" in token_lifetime.fact and "s023-03" in token_lifetime.sources
     assert by_subject["deploy_production"].category == "constraint"
 
 

@@ -187,7 +187,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("x-with-y-please", "decision", 0.75, "user!", "",
      r"^(?P<s>[\w -]{2,20}?)\s+(?:with|on|via|through)\s+(?P<v>" + _NAME + r")\s*,?\s*please\b"),
     ("we-host", "decision", 0.75, "user!", "",
-     r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at)\s+(?P<v>.+)"),
+     r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at|to(?=\s+(?-i:[A-Z])))\s+(?P<v>.+)"),
     ("uses-for", "decision", 0.75, "user!", "",
      r"^(?P<s0>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|runs)\s+(?P<v>.+?)\s+for\s+"
      r"(?:its\s+|their\s+|the\s+)?(?P<s>[\w -]{2,40})$"),

@@ -45,10 +45,10 @@ from .statement import (
     CHANGE_WORDS,
     CLASS_NOUNS,
     KNOWN_ASPECTS,
-    NEW_VALUE,
     Change,
     change_of,
     names_of,
+    new_value,
     plain_text,
 )
 
@@ -407,8 +407,7 @@ _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 
 def change_key(text: str, change: Change, topic: str = "") -> str:
     """The subject of a change: what changed, without its old and new values or the verb that says so."""
-    later = NEW_VALUE.search(text, change.start) if not change.new else None
-    new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
+    new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
     text = _PARENTHESES.sub("", text)

@@ -293,7 +293,7 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
             if frame.aspect not in ("meeting", "indentation") and not (_SELF.search(text) or unnamed):
                 continue
             return FrameMatch(frame, "", value.group().strip(), trigger.start())
-        things = [t for t in _named_things(text, value.span()) if not {fold(w) for w in WORD.findall(t)} <= avoided]
+        things = [t for t in _named_things(text, value.span()) if not _bare_words(t) <= avoided]
         if frame.owner == "person":
             people = [t for t in things if re.fullmatch(_PERSON, t)]
             if not people:
@@ -307,6 +307,11 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
             continue
         return FrameMatch(frame, thing, value.group().strip(), trigger.start())
     return None
+
+
+def _bare_words(phrase: str) -> set[str]:
+    """A phrase's words folded, possessives dropped ("Hetzner's" is Hetzner)."""
+    return {fold(re.sub(r"['’]s$", "", w)) for w in WORD.findall(phrase)}
 
 
 def _overlaps(span: tuple[int, int], other: tuple[int, int]) -> bool:

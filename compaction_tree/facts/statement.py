@@ -36,6 +36,9 @@ _CHANGE_FORMS = (
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
     r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
+    # "Jenkins was replaced by Buildkite for Kelso": the passive names the old value first
+    r"^(?P<o>[^,;]+?)\s+(?:was|were|has been|have been|got|is being|is)\s+replaced\s+(?:by|with)\s+(?P<v>[^,;]+?)"
+    r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"^(?!(?:we|i|they|you|he|she|it)\b)(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)"
     r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
@@ -45,7 +48,7 @@ _CHANGE_FORMS = (
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
-    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
+    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
@@ -53,7 +56,7 @@ _CHANGE_FORMS = (
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
-    r"\bnot\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
@@ -81,9 +84,19 @@ _CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+
 # the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
 NEW_VALUE = re.compile(
     r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
-    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$",
+    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$"
+    r"|\b(?:on|in|at|to|with|using|is|are)\s+(?P<v3>[^,;]+?)\s+(?:now|these days|nowadays)\b",
     re.IGNORECASE,
 )
+
+
+def new_value(text: str, change: Change) -> str:
+    """The new value of a change, where the change form left it out: after the change, else before
+    it ("Brisa is on Railway now, not Heroku")."""
+    if change.new:
+        return change.new
+    later = NEW_VALUE.search(text, change.start) or NEW_VALUE.search(text[: change.start])
+    return " ".join(v for v in later.groups() if v) if later else ""
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -298,9 +311,7 @@ def analyse(text: str) -> Analysis:
     change = change_of(body)
     old = new = ""
     if change is not None:
-        old, new = change.old, change.new
-        later = NEW_VALUE.search(body, change.start) if not new else None
-        new = new or (" ".join(v for v in later.groups() if v) if later else "")
+        old, new = change.old, new_value(body, change)
     entities, names = names_of(body)
     old_entities, old_names = names_of(old) if old else (frozenset(), frozenset())
     return Analysis(
