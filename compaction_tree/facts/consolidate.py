@@ -231,9 +231,17 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
     key_b = name_parts(b.subject)
     if subject_a and subject_b:
         return not (subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a))
+    if not (subject_a or subject_b) and _same_thing(a.key, b.key):
+        return False  # "billing_datastore" and "billing": their names are values (MySQL, Postgres), not things
     if a.info.names and b.info.names:
         return not (mentions(a.info, b.info) or mentions(b.info, a.info))
     return False
+
+
+def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
+    """Two keys name one thing, a specific word, whatever sides they name ("billing_datastore", "billing")."""
+    thing = key_a - KNOWN_ASPECTS
+    return thing == key_b - KNOWN_ASPECTS and any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in thing)
 
 
 @dataclass
@@ -327,6 +335,8 @@ class Consolidator:
             if (new.info.new or new.info.terms - new.info.old) - value - CHANGE_WORDS:
                 return "contradict", "names the current value as replaced"
             return "corroborate", "restates the change"
+        if new.info.change and new.info.new and not new.info.new <= current.info.words | CHANGE_WORDS:
+            return "contradict", "states a change to a new value"  # "new goal: a full marathon" after a half
         core_new = new.info.entities - new.info.old_entities
         core_current = current.info.entities - current.info.old_entities
         similarity = self.sim(current, new)

@@ -121,6 +121,11 @@ CALENDAR = _wordset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december"
 )
+# how often and when in the day: values, though ordinary words ("pays monthly", "reviews in the morning")
+CADENCE = _wordset(
+    "hourly daily nightly weekly biweekly fortnightly monthly quarterly annually yearly morning mornings afternoon "
+    "afternoons evening evenings night nights weekday weekdays weekend weekends"
+)
 # Words that name the same side of a thing, folded to one ("billing_data" and "billing_datastore"
 # are one subject); weak words say nothing about which side.
 ASPECTS = {
@@ -229,7 +234,7 @@ def terms_of(text: str) -> frozenset[str]:
             continue
         for piece in [token, *_JOINER.split(token)] if _JOINER.search(token) else [token]:
             form = word_form(piece) if piece else ""
-            if fold(piece) in NUMBER_WORDS or form in CALENDAR:
+            if fold(piece) in NUMBER_WORDS or form in CALENDAR or fold(piece) in CADENCE:
                 found.add(form)
             elif (
                 form and fold(piece) not in STOPWORDS and (not is_generic(form) or (piece.isupper() and len(piece) > 1))
