@@ -17,7 +17,7 @@ _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
 CHANGE_VERB = (
     r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
-    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat)(?:e|es|ed|ing)|went|gone|go|goes|"
+    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
 # "from now on", "from next week": when a change starts, not what it replaces
@@ -26,11 +26,11 @@ _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
-    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
+    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
     r"(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\boff\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
+    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
     r"(?P<v>[^,;]+?)(?:\s+now)?$",
     r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
@@ -42,17 +42,22 @@ _CHANGE_FORMS = (
     r"^(?!(?:we|i|they|you|he|she|it)\b)(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)"
     r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
-    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b)\s*(?P<v>.*)",
-    r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
+    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b|$)\s*(?P<v>.*)",
+    r"\b(?P<v>(?:[^,;:]|(?<=\d):(?=\d))+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
     r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
+    r"\bleft\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
+    r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
+    r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?P<s>[^,;]+?)\s+(?:was|were|has been|got|is being|is)?\s*(?:handed|passed|transferred|given)\s+(?:over\s+)?"
+    r"to\s+(?P<v>" + _NAME + r")",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
@@ -75,8 +80,11 @@ _CHANGE_FORMS = (
     r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
     r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+to\s+"
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+(?:over\s+)?(?:to|onto)\s+"
     r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
+    r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
+    r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
+    r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
@@ -85,7 +93,8 @@ _CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+
 NEW_VALUE = re.compile(
     r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
     r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$"
-    r"|\b(?:on|in|at|to|with|using|is|are)\s+(?P<v3>[^,;]+?)\s+(?:now|these days|nowadays)\b",
+    r"|\b(?:on|in|at|to|with|using|is|are)\s+(?P<v3>[^,;]+?)\s+(?:now|these days|nowadays)\b"
+    r"|\b" + CHANGE_VERB + r"\s+(?:\w+\s+){0,3}?(?:to|onto|into)\s+(?P<v4>[^,;]+)",
     re.IGNORECASE,
 )
 
