@@ -238,6 +238,14 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
     return False
 
 
+# sides that are one for a thing that has both words ("Sprocket moved to Render" reads like a person's move)
+_SAME_SIDE = {"home": "host"}
+
+
+def _sides(key: frozenset[str]) -> frozenset[str]:
+    return frozenset(_SAME_SIDE.get(w, w) for w in key & KNOWN_ASPECTS)
+
+
 def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
     """Two keys name one thing, a specific word, whatever sides they name ("billing_datastore", "billing")."""
     thing = key_a - KNOWN_ASPECTS
@@ -310,7 +318,7 @@ class Consolidator:
         "pandas" and "pandas_version"): one key's thing is the other's, or part of it."""
         if not b.info.change:
             return False
-        aspects_a, aspects_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
+        aspects_a, aspects_b = _sides(a.key), _sides(b.key)
         thing_a, thing_b = a.key - KNOWN_ASPECTS, b.key - KNOWN_ASPECTS
         if not (thing_a <= thing_b or thing_b <= thing_a):
             return False

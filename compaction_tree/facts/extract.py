@@ -139,6 +139,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name == "meeting-at" and groups.get("s2"):
+        subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:
         # "I never deploy to production on a Friday": what is done, to what ("deploy_production")
         objects = [w for w in key_words(groups.get("v", "")) if w not in CALENDAR]
@@ -202,6 +204,8 @@ _NOT_A_TOPIC = re.compile(
 _VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b|(?-i:[A-Z])[\w.-]*\s+v?\d+\.\d+\b", re.IGNORECASE)
 # an address: a URL, or a host name in lowercase with a subdomain ("staging.example.app", not "Fly.io")
 _URL_VALUE = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)\b")
+# "billing now instead of Omar": what a change replaces is not part of what it is about
+_CHANGE_TAIL = re.compile(r"(?:\s+now)?,?\s+(?:instead of|rather than|not|no longer|replacing)\b.*$", re.IGNORECASE)
 _REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$", re.IGNORECASE)
 
 
@@ -231,8 +235,11 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
 
 def _with_value_aspect(key: str, value: str, text: str = "") -> str:
     """A key that names no side of its thing takes one from the kind of value: a version ("Postgres 16",
-    "on 2.2"), an address."""
-    if not key or set(key.split("_")) & KNOWN_ASPECTS:
+    "on 2.2"), an address. "Sprocket runs on Ruby 3.2" is about its version, not where it is hosted."""
+    parts = key.split("_")
+    if parts[-1:] == ["host"] and _VERSION_VALUE.match(value.strip()):
+        return key_from_words(parts[:-1], "version")
+    if not key or set(parts) & KNOWN_ASPECTS:
         return key
     words = "|".join(re.escape(w) for w in key.split("_"))
     if _VERSION_VALUE.search(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
@@ -374,6 +381,7 @@ _INSTRUCTION = re.compile(
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
+    subject = _CHANGE_TAIL.sub("", subject)
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
         return _with_value_aspect(key, value, text)

@@ -153,7 +153,7 @@ ASPECTS = {
     "role": "role title position job",
     "contact": "contact poc liaison",
     "goal": "goal goals target aim resolution",
-    "standup": "standup standups stand-up",
+    "standup": "standup standups stand-up sync",
     "timeout": "timeout timeouts",
     "url": "url urls",
     "queue": "queue queues broker",
