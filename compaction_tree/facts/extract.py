@@ -249,10 +249,21 @@ def _with_value_aspect(key: str, value: str, text: str = "") -> str:
     return key
 
 
+# "from now on", "these days": they say a statement lasts, not what it is about
+_LASTING = re.compile(
+    r"(?:^|,?\s+)(?:from now on|from here on|going forward|moving forward|henceforth|these days|nowadays)\b,?",
+    re.IGNORECASE,
+)
+_LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
+
+
 def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None:
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
+    lasting = _without_lasting(text, raw, speaker, topic)
+    if lasting is not None:
+        return lasting
     assistant = is_assistant(speaker)
     # "Based on the config you pasted, the orders service reads from the replica": what the
     # assistant read in the user's own setup, which the broad cues may take from it
@@ -305,6 +316,18 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         return None  # "15 minutes, not 30": a change of nothing named
     category = framed.frame.category if framed is not None else "preference" if mine else "decision"
     return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """What a statement that says it lasts ("the staging URL is X from now on") states, read without the words
+    that say so, so that its subject is what it is about, not the rest of the sentence."""
+    bare = " ".join(_LASTING.sub(" ", text).split()).strip(" ,")
+    if bare == text or rejection(text, raw, "decision") is not None:
+        return None
+    inner = _extract_clause(bare, speaker, topic)
+    if inner is None or inner.cue in _LASTING_CUES:
+        return None
+    return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
 
 
 # "the gateway is slow", "Drone queue for Kestrel is long": how something is doing, not what it is
