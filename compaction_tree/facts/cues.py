@@ -39,7 +39,8 @@ _ROLES = (
 # Attributes of a thing, by the kind of fact that names them ("the owner of X is Y" is about a
 # person, "X's rate limit is Y" a constraint): English vocabulary for sides of a thing, no values.
 _ATTRIBUTE_KINDS = {
-    "entity": r"owner|maintainer|tech lead|dri|main contact|contact|point of contact|poc|go-to person|liaison|"
+    "entity": r"owner|maintainer|tech lead|dri|main contact|contact person|contact|point of contact|poc|go-to person|"
+    r"account manager|liaison|"
     r"job title|title|role|birthday|home town|hometown",
     "constraint": r"rate limit|api limit|request limit|api allowance|allowance|limit|quota|cap|ceiling|budget|"
     r"spending limit|deploy cutoff|"
@@ -217,7 +218,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:is|are|=|:)\s+(?:always\s+|usually\s+|still\s+)?(?P<v>.+)"),
     ("what-i-get", "preference", 0.75, "user", "",
      r"^(?P<v>.+?)\s+is\s+(?:what|all)\s+i\s+(?:always\s+|usually\s+)?(?:get|order|drink|eat|use|want|like|prefer|"
-     r"have|book|pick)\b"),
+     r"have|book|pick)\b"
+     r"|^(?P<v2>.+?)\s+is\s+my\s+(?:go-to|usual|default|regular|favou?rite)\s+(?P<s2>[\w -]{2,20}?)$"),
     ("when-i-want", "preference", 0.75, "user", "",
      r"^(?:when|whenever)\s+i\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?(?:want|like|prefer|need|take|get|book|"
      r"pick)\s+(?P<v>.+)"),

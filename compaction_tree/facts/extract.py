@@ -436,6 +436,12 @@ _ADVERBS = frozenset(
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 
 
+def _library_key(value: str) -> str:
+    """ "Django 5.0": a version value names what it is the version of."""
+    library = re.match(r"^\s*([A-Za-z][\w.-]*)\s+v?\d+(?:\.\d+)+", value)
+    return subject_key(library.group(1), aspect="version", generic=True) if library else ""
+
+
 def change_key(text: str, change: Change, topic: str = "") -> str:
     """The subject of a change: what changed, without its old and new values or the verb that says so."""
     new = new_value(text, change)
@@ -447,7 +453,7 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
         key = subject_key(change.subject or topic, drop=[*key_words(change.old), *verbs, *_ADVERBS])
     else:
         key = subject_key(text[: change.start], between.group("s") if between else "", drop=drop)
-    key = key or subject_key(text, drop=drop)
+    key = key or subject_key(text, drop=drop) or _library_key(new)
     if not key:
         return ""
     # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa

@@ -80,6 +80,7 @@ FRAMES: tuple[Frame, ...] = (
         "limit",
         "constraint",
         r"\b(?:limit\w*|cap\w*|quota|gets?|allowed|allowance|throttl\w*|max\w*|at most|up to|no more|raised|bumped|"
+        r"can (?:do|make|send|use)|"
         r"lowered|increased|reduced|cut)\b",
         "rate",
     ),

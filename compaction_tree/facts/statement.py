@@ -68,6 +68,9 @@ _CHANGE_FORMS = (
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
     r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
+    # "we upgraded to Django 5.0": the version names its library
+    r"^(?:we|i)?(?:'ve|\s+have)?\s*(?:just\s+|finally\s+)?(?:upgraded|bumped|moved|updated|went)\s+(?:up\s+)?to\s+"
+    r"(?P<v>(?-i:[A-Z])?[\w.-]+\s+v?\d+(?:\.\d+)+)\b",
     r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
     r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
