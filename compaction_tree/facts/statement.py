@@ -66,7 +66,7 @@ _CHANGE_FORMS = (
     # changes that do not say what they replace
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
-    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto|into)\s+(?P<v>.+)",
     r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
     # "we upgraded to Django 5.0": the version names its library
     r"^(?:we|i)?(?:'ve|\s+have)?\s*(?:just\s+|finally\s+)?(?:upgraded|bumped|moved|updated|went)\s+(?:up\s+)?to\s+"
@@ -144,7 +144,7 @@ ASPECTS = {
     "datastore": "datastore database db storage store stores stored persist persists persistence",
     "host": "host hosted hosting hosts",
     "ci": "ci build builds built pipeline pipelines",
-    "limit": "limit limits cap capped caps quota throttle throttled allowance rate",
+    "limit": "limit limits cap capped caps ceiling quota throttle throttled allowance rate",
     "owner": "owner owners owns ownership maintainer maintains",
     "home": "home live lives living based relocated",
     "cutoff": "cutoff freeze",
@@ -182,8 +182,11 @@ WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "m
 
 @lru_cache(maxsize=65536)
 def key_parts(subject: str) -> frozenset[str]:
-    """A subject key as a set of canonical words: what two keys are compared on."""
-    parts = [ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
+    """A subject key as a set of canonical words: what two keys are compared on ("payments_owner" and
+    "payment_ownership" are one)."""
+    parts = [
+        ASPECT_OF.get(part) or word_form(part) for part in subject.split("_") if part and part not in WEAK_ASPECTS
+    ]
     specific = [part for part in parts if part not in CLASS_NOUNS]
     return frozenset(specific or parts)
 
