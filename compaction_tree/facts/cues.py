@@ -384,7 +384,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>.+?)\s+(?:has|have)\s+(?:an?\s+|a severe\s+)?(?P<v>[\w -]+?)\s+(?:allergy|intolerance)\b"),
     ("cutoff-is", "constraint", 0.75, "user", "",
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,40}?\b(?:cutoff|cut-off|freeze|deadline|curfew|limit|cap|budget|window|"
-     r"quota))\b(?:\s+(?:on|for)\s+[\w ]{1,25}?)?\s+(?:is|are|=|:|starts at|begins at|kicks in at)\s+"
+     r"quota))\b(?:\s+(?:on|for)\s+(?P<s2>[\w ]{1,25}?))?\s+(?:is|are|=|:|starts at|begins at|kicks in at)\s+"
      r"(?:now\s+)?(?:capped at\s+)?(?P<v>.+)"),
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",

@@ -89,7 +89,8 @@ FRAMES: tuple[Frame, ...] = (
     _frame("billing", "domain_fact", r"\b(?:pays?|paid|bill\w*|invoic\w*|renews?|charged?)\b", "cadence"),
     _frame("sprint", "decision", r"\b(?:sprints?|iterations?)\b", "weeks"),
     _frame("standup", "domain_fact", r"\b(?:stand-?ups?|stands up|daily sync|sync)\b", "time"),
-    _frame("cutoff", "constraint", r"\bdeploy\w*\b.*\bfridays?\b|\bfridays?\b.*\bdeploy\w*", "time"),
+    # the trigger is one word, so that a time between "deploys" and "Fridays" is not inside it
+    _frame("cutoff", "constraint", r"\bdeploy\w*\b(?=.*\bfridays?\b)|\bfridays?\b(?=.*\bdeploy)", "time"),
     _frame(
         "window",
         "constraint",

@@ -188,7 +188,8 @@ def key_parts(subject: str) -> frozenset[str]:
         ASPECT_OF.get(part) or word_form(part) for part in subject.split("_") if part and part not in WEAK_ASPECTS
     ]
     specific = [part for part in parts if part not in CLASS_NOUNS]
-    return frozenset(specific or parts)
+    undated = [part for part in specific if part not in CALENDAR]  # "friday_cutoff": the day is in the value
+    return frozenset(undated or specific or parts)
 
 
 _VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
