@@ -307,6 +307,8 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
     if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
+    if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
+        return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
     key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
@@ -424,6 +426,10 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
 
 
+_WORK_ITEM = re.compile(
+    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b", re.I
+)
+_FILE = re.compile(r"\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|toml|txt|cfg|ini|sql|sh)\b|\w/\w")
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
 _ELIDED_I = re.compile(
     r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"

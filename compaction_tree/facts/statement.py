@@ -55,7 +55,8 @@ _CHANGE_FORMS = (
     r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
-    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?!(?:me|us|him|her|them)\b)(?P<s>.+?)\s+"
+    r"(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>[^,;]+?)\s+(?:was|were|has been|got|is being|is)?\s*(?:handed|passed|transferred|given)\s+(?:over\s+)?"
     r"to\s+(?P<v>" + _NAME + r")",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
@@ -84,7 +85,7 @@ _CHANGE_FORMS = (
     r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+(?:over\s+)?(?:to|onto)\s+"
-    r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
+    r"(?P<v>(?:the\s+)?(?:(?-i:[A-Z]|\d)|(?:weekly|monthly|quarterly|annual|yearly|daily|one|two|three|four)\b)[^,;]*)",
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
     r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
     r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
