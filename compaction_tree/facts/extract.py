@@ -87,6 +87,9 @@ def clauses(sentence: str) -> list[str]:
     return parts
 
 
+_VAGUE_NAMES = frozenset({"ok", "hi", "so", "oh", "no", "yes"})
+
+
 def key_words(text: str, generic: bool = False) -> list[str]:
     """The words of a phrase that can name a subject: content word forms, generic ones only if asked."""
     words = []
@@ -95,7 +98,8 @@ def key_words(text: str, generic: bool = False) -> list[str]:
         form = fold(token) if token[:1].isupper() and not token.isupper() else word_form(token)
         if not form or fold(token) in STOPWORDS or form[0].isdigit():
             continue
-        if not generic and is_generic(form) and not (token.isupper() and len(token) >= 2):
+        short_name = len(token) == 2 and token.istitle() and form not in _VAGUE_NAMES  # "Bo", "Jo"
+        if not generic and is_generic(form) and not ((token.isupper() and len(token) >= 2) or short_name):
             continue
         words.append(form)
     return words

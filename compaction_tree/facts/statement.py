@@ -85,7 +85,8 @@ _CHANGE_FORMS = (
     r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+(?:over\s+)?(?:to|onto)\s+"
-    r"(?P<v>(?:the\s+)?(?:(?-i:[A-Z]|\d)|(?:weekly|monthly|quarterly|annual|yearly|daily|one|two|three|four)\b)[^,;]*)",
+    r"(?P<v>(?:the\s+)?(?:(?-i:[A-Z]|\d)|(?:weekly|monthly|quarterly|annual|yearly|daily|one|two|three|four)\b)[^,;]*"
+    r"|[^,;]+?\s+(?:role|position|job|title)\b)",
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
     r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
     r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
