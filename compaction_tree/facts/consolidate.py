@@ -1,9 +1,10 @@
 """Consolidation: fact candidates in, one current truth per subject out, with an audit trail. Pure.
 
-1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number and
-   calendar words kept whole), its entities (runs of capitalized words, technical tokens, values),
-   its name words, and, when it states a change ("switched from X to Y", "no more X", "(was X)"),
-   the words of the value it replaces and of the new one.
+1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number,
+   calendar and cadence words kept whole: "monthly" and "annually" disagree), its entities (runs
+   of capitalized words, technical tokens, values), its name words, and, when it states a change
+   ("switched from X to Y", "no more X", "(was X)"), the words of the value it replaces and of the
+   new one.
 2. Two candidates are linked when they share at least two entities or their similarity is at
    least 0.75 (lexical cosine over terms by default; a similarity function from the caller, such
    as embeddings, otherwise), and also when their subject keys are the same set of canonical
@@ -12,8 +13,10 @@
    they say: "a flat white for me now, not the iced latte"), when one changes a value of the same
    kind (a version, a clock time, money...) of the same named thing, or when one states a change
    of the thing the other's key names on the same side ("growth_sprint" and "sprint"; "sorrel_host"
-   and "sorrel" when both give it a named value). Statements about differently named things
-   ("Kestrel" and "Heron") are never linked, however alike their wording.
+   and "sorrel" when both give it a named value; where a thing "moved to" is its host). Statements
+   about differently named things ("Kestrel" and "Heron") are never linked, however alike their
+   wording; when neither key holds a name but both name one specific thing ("ledger_datastore",
+   "ledger"), the names in their text are values (MySQL, Postgres), not other things.
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
 3. Each cluster is replayed in date order, then source order. A day's candidates first merge
@@ -22,6 +25,8 @@
      wording is the base, entities and sources are united, corroboration counts add, and the
      confidence rises (noisy-or, capped at 0.99);
    - a restatement that adds no new value corroborates the current one (counts and sources add);
+     a change whose new value the current statement lacks is a contradiction ("new goal: a full
+     marathon" after "a half marathon"), never a near-duplicate;
    - a contradiction is resolved by recency (the later day), then confidence (of the surest
      single statement on each side, so that corroboration is not counted twice), then
      corroboration (statements behind each side), then order (the later statement wins); the

@@ -431,7 +431,8 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
 
 
 _WORK_ITEM = re.compile(
-    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b", re.I
+    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b",
+    re.I,
 )
 _FILE = re.compile(r"\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|toml|txt|cfg|ini|sql|sh)\b|\w/\w")
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"

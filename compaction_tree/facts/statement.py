@@ -26,12 +26,12 @@ _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
-    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
-    r"(?P<v>.+)",
+    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
+    r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
-    r"(?P<v>[^,;]+?)(?:\s+now)?$",
+    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|"
+    r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
     r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
@@ -186,9 +186,7 @@ WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "m
 def key_parts(subject: str) -> frozenset[str]:
     """A subject key as a set of canonical words: what two keys are compared on ("payments_owner" and
     "payment_ownership" are one)."""
-    parts = [
-        ASPECT_OF.get(part) or word_form(part) for part in subject.split("_") if part and part not in WEAK_ASPECTS
-    ]
+    parts = [ASPECT_OF.get(part) or word_form(part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
     specific = [part for part in parts if part not in CLASS_NOUNS]
     undated = [part for part in specific if part not in CALENDAR]  # "friday_cutoff": the day is in the value
     return frozenset(undated or specific or parts)
