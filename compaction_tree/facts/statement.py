@@ -32,7 +32,8 @@ _CHANGE_FORMS = (
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|"
     r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
-    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
+    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?|"
+    r"(?:given|gave|giving) up(?: on)?)\s+"
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
     r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
@@ -65,6 +66,7 @@ _CHANGE_FORMS = (
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
+    r"^(?P<v>[^,;]+?)\s+is\s+(?P<s>[^,;]+?['’]s\s+new\s+[\w -]{2,30})$",
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
     r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto|into)\s+(?P<v>.+)",
@@ -82,9 +84,13 @@ _CHANGE_FORMS = (
     r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+(?:bumped|raised|lowered|dropped|extended|"
     r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
-    r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"upgraded|ported|migrated|relocated|transferred)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+(?:over\s+)?(?:to|onto)\s+"
+    # "Gorse moved CI to GitLab CI": what it moved is the side that changed
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?\s+(?-i:moved|switched|migrated)\s+(?:its\s+|their\s+)?(?-i:CI|[a-z]+))\s+"
+    r"(?:over\s+)?(?:to|onto)\s+(?P<v>(?-i:[A-Z]|\d)[^,;]*)",
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)"
+    r"\s+(?-i:moved|switched|changed|shifted|relocated|upgraded|bumped|updated|migrated)\s+(?:over\s+)?(?:to|onto)\s+"
     r"(?P<v>(?:the\s+)?(?:(?-i:[A-Z]|\d)|(?:weekly|monthly|quarterly|annual|yearly|daily|one|two|three|four)\b)[^,;]*"
     r"|[^,;]+?\s+(?:role|position|job|title)\b)",
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
@@ -328,7 +334,7 @@ class Analysis:
 
 
 def analyse(text: str) -> Analysis:
-    body = plain_text(text)
+    body = plain_text(text).rstrip(".")  # the period a fact ends with is no part of a change form
     change = change_of(body)
     old = new = ""
     if change is not None:
