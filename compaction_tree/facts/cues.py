@@ -497,7 +497,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("stores-in", "decision", 0.7, "user!", "datastore",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:(?:everything|all (?:its|"
      r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"
-     r"|^(?:all\s+(?:of\s+)?)?(?:the\s+)?(?P<s2>[\w.' -]{2,40}?)(?:['’]s)\s+data\s+"
+     r"|^(?:all\s+(?:of\s+)?)?(?:the\s+)?(?P<s2>[\w.' -]{2,40}?)(?:['’]s)?\s+data\s+"
      r"(?:lives|is stored|is kept|sits|goes)\s+"
      r"(?:in|on)\s+(?P<v2>.+)"),
 )
