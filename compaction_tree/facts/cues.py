@@ -117,8 +117,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
     ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
-     r"(?P<s>.+?)\s+(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
-     r"\s*[:,;-]+\s*(?P<v>.+)"),
+     r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
+     r"|(?:flakes|fails|breaks|crashes|times out|dies))\s*[:,;-]+\s*(?P<v>.+)"),
     ("pattern-with", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
      r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
