@@ -174,6 +174,23 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
             "turns out Wren deploys fail because of the health check timeout, not the CDN purge",
         ),
         ("Quince runs on Heroku", "moving Quince to Render, effective today"),
+        ("Kelso builds go through Jenkins", "Jenkins was replaced by Buildkite for Kelso"),  # the passive
+        ("Pontoon runs on Heroku", "Pontoon isn't on Heroku anymore, it's on Fly.io"),
+        ("Corvo lives on Hetzner", "Hetzner's gone, Corvo runs on DigitalOcean now"),  # not about Hetzner
+        ("we deploy Brisa to Heroku", "Brisa is on Railway now, not Heroku"),  # the new value before the old
+        ("Ostrava Labs pays annually", "Ostrava Labs pays monthly now"),  # a cadence is a value
+        ("my goal this year is a half marathon", "new goal for the year: a full marathon"),
+        ("the ledger service stores its data in MySQL", "ledger is on Postgres now"),  # names as values
+        ("Sprocket is hosted on Railway", "Sprocket moved to Render"),  # a thing's move is its host
+        ("the design team stands up at 10:30", "design standup got pushed to 11:00"),
+        ("the platform sync is at 11:15", "platform sync moved to 13:00"),
+        ("Desmond owns the payments service", "Payments ownership passed to Keiko when Desmond changed teams"),
+        ("Sprocket deploys are frozen after 2pm on Fridays", "Friday cutoff for Sprocket is noon now"),
+        ("we're on Django 4.2", "we upgraded to Django 5.0"),  # the version names its library
+        ("Vantor is capped at 60 requests per minute", "Vantor can do 120 requests per minute now"),
+        ("Orca standup is at 9:30", "Orca stand-up got moved to 10:00, used to be 9:30"),
+        ("Kestrel runs on Heroku", "Kestrel: Heroku -> Render"),
+        ("Acme gets 40 requests per second", "Acme's limit is 100 requests per second now, up from 40"),
     ],
 )
 def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
@@ -195,6 +212,21 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
     assert len(outcome.facts) == 6
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Leo doesn't want to do homework anymore.",  # no setting stops being true
+        "moved the helpers to utils.py",
+        "the ticket got moved to Done",
+        "the PR is on GitHub now, take a look",
+        "Kaito handed me the release notes to review",
+        "Handled events: payment_intent.succeeded → payment succeeded, booking confirmed",
+    ],
+)
+def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None
 
 
 # ---------------------------------------------------------------- the sample conversation
@@ -227,7 +259,8 @@ def test_the_sample_conversation_gives_facts_a_reader_would_trust() -> None:
     assert "16.10" in by_subject["postgres_version"].current.fact
     assert "15.13" in by_subject["postgres_version"].history[-1].fact
     assert "Grafana Loki" in by_subject["logging"].current.fact
-    assert "10 minutes now" in by_subject["token_lifetime"].current.fact
+    token_lifetime = by_subject["token_lifetime"].current  # "10 minutes now (it was 15)" restates the change
+    assert "10 minutes" in token_lifetime.fact and "s023-03" in token_lifetime.sources
     assert by_subject["deploy_production"].category == "constraint"
 
 

@@ -1,9 +1,10 @@
 """Consolidation: fact candidates in, one current truth per subject out, with an audit trail. Pure.
 
-1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number and
-   calendar words kept whole), its entities (runs of capitalized words, technical tokens, values),
-   its name words, and, when it states a change ("switched from X to Y", "no more X", "(was X)"),
-   the words of the value it replaces and of the new one.
+1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number,
+   calendar and cadence words kept whole: "monthly" and "annually" disagree), its entities (runs
+   of capitalized words, technical tokens, values), its name words, and, when it states a change
+   ("switched from X to Y", "no more X", "(was X)"), the words of the value it replaces and of the
+   new one.
 2. Two candidates are linked when they share at least two entities or their similarity is at
    least 0.75 (lexical cosine over terms by default; a similarity function from the caller, such
    as embeddings, otherwise), and also when their subject keys are the same set of canonical
@@ -12,8 +13,10 @@
    they say: "a flat white for me now, not the iced latte"), when one changes a value of the same
    kind (a version, a clock time, money...) of the same named thing, or when one states a change
    of the thing the other's key names on the same side ("growth_sprint" and "sprint"; "sorrel_host"
-   and "sorrel" when both give it a named value). Statements about differently named things
-   ("Kestrel" and "Heron") are never linked, however alike their wording.
+   and "sorrel" when both give it a named value; where a thing "moved to" is its host). Statements
+   about differently named things ("Kestrel" and "Heron") are never linked, however alike their
+   wording; when neither key holds a name but both name one specific thing ("ledger_datastore",
+   "ledger"), the names in their text are values (MySQL, Postgres), not other things.
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
 3. Each cluster is replayed in date order, then source order. A day's candidates first merge
@@ -22,6 +25,8 @@
      wording is the base, entities and sources are united, corroboration counts add, and the
      confidence rises (noisy-or, capped at 0.99);
    - a restatement that adds no new value corroborates the current one (counts and sources add);
+     a change whose new value the current statement lacks is a contradiction ("new goal: a full
+     marathon" after "a half marathon"), never a near-duplicate;
    - a contradiction is resolved by recency (the later day), then confidence (of the surest
      single statement on each side, so that corroboration is not counted twice), then
      corroboration (statements behind each side), then order (the later statement wins); the
@@ -231,9 +236,25 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
     key_b = name_parts(b.subject)
     if subject_a and subject_b:
         return not (subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a))
+    if not (subject_a or subject_b) and _same_thing(a.key, b.key):
+        return False  # "billing_datastore" and "billing": their names are values (MySQL, Postgres), not things
     if a.info.names and b.info.names:
         return not (mentions(a.info, b.info) or mentions(b.info, a.info))
     return False
+
+
+# sides that are one for a thing that has both words ("Sprocket moved to Render" reads like a person's move)
+_SAME_SIDE = {"home": "host"}
+
+
+def _sides(key: frozenset[str]) -> frozenset[str]:
+    return frozenset(_SAME_SIDE.get(w, w) for w in key & KNOWN_ASPECTS)
+
+
+def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
+    """Two keys name one thing, a specific word, whatever sides they name ("billing_datastore", "billing")."""
+    thing = key_a - KNOWN_ASPECTS
+    return thing == key_b - KNOWN_ASPECTS and any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in thing)
 
 
 @dataclass
@@ -302,7 +323,7 @@ class Consolidator:
         "pandas" and "pandas_version"): one key's thing is the other's, or part of it."""
         if not b.info.change:
             return False
-        aspects_a, aspects_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
+        aspects_a, aspects_b = _sides(a.key), _sides(b.key)
         thing_a, thing_b = a.key - KNOWN_ASPECTS, b.key - KNOWN_ASPECTS
         if not (thing_a <= thing_b or thing_b <= thing_a):
             return False
@@ -327,6 +348,8 @@ class Consolidator:
             if (new.info.new or new.info.terms - new.info.old) - value - CHANGE_WORDS:
                 return "contradict", "names the current value as replaced"
             return "corroborate", "restates the change"
+        if new.info.change and new.info.new and not new.info.new <= current.info.words | CHANGE_WORDS:
+            return "contradict", "states a change to a new value"  # "new goal: a full marathon" after a half
         core_new = new.info.entities - new.info.old_entities
         core_current = current.info.entities - current.info.old_entities
         similarity = self.sim(current, new)

@@ -39,7 +39,8 @@ _ROLES = (
 # Attributes of a thing, by the kind of fact that names them ("the owner of X is Y" is about a
 # person, "X's rate limit is Y" a constraint): English vocabulary for sides of a thing, no values.
 _ATTRIBUTE_KINDS = {
-    "entity": r"owner|maintainer|tech lead|dri|main contact|contact|point of contact|poc|go-to person|liaison|"
+    "entity": r"owner|maintainer|tech lead|dri|main contact|contact person|contact|point of contact|poc|go-to person|"
+    r"account manager|liaison|"
     r"job title|title|role|birthday|home town|hometown",
     "constraint": r"rate limit|api limit|request limit|api allowance|allowance|limit|quota|cap|ceiling|budget|"
     r"spending limit|deploy cutoff|"
@@ -116,8 +117,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
     ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
-     r"(?P<s>.+?)\s+(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
-     r"\s*[:,;-]+\s*(?P<v>.+)"),
+     r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
+     r"|(?:flakes|fails|breaks|crashes|times out|dies))\s*[:,;-]+\s*(?P<v>.+)"),
     ("pattern-with", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
      r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
@@ -187,7 +188,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("x-with-y-please", "decision", 0.75, "user!", "",
      r"^(?P<s>[\w -]{2,20}?)\s+(?:with|on|via|through)\s+(?P<v>" + _NAME + r")\s*,?\s*please\b"),
     ("we-host", "decision", 0.75, "user!", "",
-     r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at)\s+(?P<v>.+)"),
+     r"^(?:we|i)\s+(?:now\s+)?(?P<verb>host|run|deploy|keep|store|build)\s+(?P<s>.+?)\s+(?:on|in|with|at|to(?=\s+(?-i:[A-Z])))\s+(?P<v>.+)"),
     ("uses-for", "decision", 0.75, "user!", "",
      r"^(?P<s0>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|runs)\s+(?P<v>.+?)\s+for\s+"
      r"(?:its\s+|their\s+|the\s+)?(?P<s>[\w -]{2,40})$"),
@@ -217,7 +218,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:is|are|=|:)\s+(?:always\s+|usually\s+|still\s+)?(?P<v>.+)"),
     ("what-i-get", "preference", 0.75, "user", "",
      r"^(?P<v>.+?)\s+is\s+(?:what|all)\s+i\s+(?:always\s+|usually\s+)?(?:get|order|drink|eat|use|want|like|prefer|"
-     r"have|book|pick)\b"),
+     r"have|book|pick)\b"
+     r"|^(?P<v2>.+?)\s+is\s+my\s+(?:go-to|usual|default|regular|favou?rite)\s+(?P<s2>[\w -]{2,20}?)$"),
     ("when-i-want", "preference", 0.75, "user", "",
      r"^(?:when|whenever)\s+i\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?(?:want|like|prefer|need|take|get|book|"
      r"pick)\s+(?P<v>.+)"),
@@ -382,7 +384,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>.+?)\s+(?:has|have)\s+(?:an?\s+|a severe\s+)?(?P<v>[\w -]+?)\s+(?:allergy|intolerance)\b"),
     ("cutoff-is", "constraint", 0.75, "user", "",
      r"^(?:the\s+|our\s+)?(?P<s>[\w' -]{0,40}?\b(?:cutoff|cut-off|freeze|deadline|curfew|limit|cap|budget|window|"
-     r"quota))\b(?:\s+(?:on|for)\s+[\w ]{1,25}?)?\s+(?:is|are|=|:|starts at|begins at|kicks in at)\s+"
+     r"quota))\b(?:\s+(?:on|for)\s+(?P<s2>[\w ]{1,25}?))?\s+(?:is|are|=|:|starts at|begins at|kicks in at)\s+"
      r"(?:now\s+)?(?:capped at\s+)?(?P<v>.+)"),
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",
@@ -495,7 +497,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("stores-in", "decision", 0.7, "user!", "datastore",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:stores|keeps|writes|persists|saves)\s+(?:(?:everything|all (?:its|"
      r"their) data|its data|their data|data)\s+)?(?:in|to|on|into)\s+(?P<v>.+)"
-     r"|^(?:all\s+(?:of\s+)?)?(?:the\s+)?(?P<s2>[\w.' -]{2,40}?)(?:['’]s)\s+data\s+"
+     r"|^(?:all\s+(?:of\s+)?)?(?:the\s+)?(?P<s2>[\w.' -]{2,40}?)(?:['’]s)?\s+data\s+"
      r"(?:lives|is stored|is kept|sits|goes)\s+"
      r"(?:in|on)\s+(?P<v2>.+)"),
 )

@@ -45,10 +45,10 @@ from .statement import (
     CHANGE_WORDS,
     CLASS_NOUNS,
     KNOWN_ASPECTS,
-    NEW_VALUE,
     Change,
     change_of,
     names_of,
+    new_value,
     plain_text,
 )
 
@@ -87,6 +87,9 @@ def clauses(sentence: str) -> list[str]:
     return parts
 
 
+_VAGUE_NAMES = frozenset({"ok", "hi", "so", "oh", "no", "yes"})
+
+
 def key_words(text: str, generic: bool = False) -> list[str]:
     """The words of a phrase that can name a subject: content word forms, generic ones only if asked."""
     words = []
@@ -95,7 +98,8 @@ def key_words(text: str, generic: bool = False) -> list[str]:
         form = fold(token) if token[:1].isupper() and not token.isupper() else word_form(token)
         if not form or fold(token) in STOPWORDS or form[0].isdigit():
             continue
-        if not generic and is_generic(form) and not (token.isupper() and len(token) >= 2):
+        short_name = len(token) == 2 and token.istitle() and form not in _VAGUE_NAMES  # "Bo", "Jo"
+        if not generic and is_generic(form) and not ((token.isupper() and len(token) >= 2) or short_name):
             continue
         words.append(form)
     return words
@@ -139,6 +143,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name == "meeting-at" and groups.get("s2"):
+        subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:
         # "I never deploy to production on a Friday": what is done, to what ("deploy_production")
         objects = [w for w in key_words(groups.get("v", "")) if w not in CALENDAR]
@@ -202,6 +208,8 @@ _NOT_A_TOPIC = re.compile(
 _VERSION_VALUE = re.compile(r"^\s*(?:version\s+)?v?\d+(?:\.\d+)+\w*\b|(?-i:[A-Z])[\w.-]*\s+v?\d+\.\d+\b", re.IGNORECASE)
 # an address: a URL, or a host name in lowercase with a subdomain ("staging.example.app", not "Fly.io")
 _URL_VALUE = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:app|dev|io|com|net|org|cloud)\b")
+# "billing now instead of Omar": what a change replaces is not part of what it is about
+_CHANGE_TAIL = re.compile(r"(?:\s+now)?,?\s+(?:instead of|rather than|not|no longer|replacing)\b.*$", re.IGNORECASE)
 _REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$", re.IGNORECASE)
 
 
@@ -231,8 +239,11 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
 
 def _with_value_aspect(key: str, value: str, text: str = "") -> str:
     """A key that names no side of its thing takes one from the kind of value: a version ("Postgres 16",
-    "on 2.2"), an address."""
-    if not key or set(key.split("_")) & KNOWN_ASPECTS:
+    "on 2.2"), an address. "Sprocket runs on Ruby 3.2" is about its version, not where it is hosted."""
+    parts = key.split("_")
+    if parts[-1:] == ["host"] and _VERSION_VALUE.match(value.strip()):
+        return key_from_words(parts[:-1], "version")
+    if not key or set(parts) & KNOWN_ASPECTS:
         return key
     words = "|".join(re.escape(w) for w in key.split("_"))
     if _VERSION_VALUE.search(value) or re.search(rf"\b(?:{words})\s+v?\d+(?:\.\d+)*\b", text, re.IGNORECASE):
@@ -242,10 +253,21 @@ def _with_value_aspect(key: str, value: str, text: str = "") -> str:
     return key
 
 
+# "from now on", "these days": they say a statement lasts, not what it is about
+_LASTING = re.compile(
+    r"(?:^|,?\s+)(?:from now on|from here on|going forward|moving forward|henceforth|these days|nowadays)\b,?",
+    re.IGNORECASE,
+)
+_LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
+
+
 def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None:
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
+    lasting = _without_lasting(text, raw, speaker, topic)
+    if lasting is not None:
+        return lasting
     assistant = is_assistant(speaker)
     # "Based on the config you pasted, the orders service reads from the replica": what the
     # assistant read in the user's own setup, which the broad cues may take from it
@@ -289,6 +311,8 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
     if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
         return None
+    if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
+        return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
     key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
@@ -298,6 +322,18 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         return None  # "15 minutes, not 30": a change of nothing named
     category = framed.frame.category if framed is not None else "preference" if mine else "decision"
     return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """What a statement that says it lasts ("the staging URL is X from now on") states, read without the words
+    that say so, so that its subject is what it is about, not the rest of the sentence."""
+    bare = " ".join(_LASTING.sub(" ", text).split()).strip(" ,")
+    if bare == text or rejection(text, raw, "decision") is not None:
+        return None
+    inner = _extract_clause(bare, speaker, topic)
+    if inner is None or inner.cue in _LASTING_CUES:
+        return None
+    return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
 
 
 # "the gateway is slow", "Drone queue for Kestrel is long": how something is doing, not what it is
@@ -374,6 +410,7 @@ _INSTRUCTION = re.compile(
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
+    subject = _CHANGE_TAIL.sub("", subject)
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
         return _with_value_aspect(key, value, text)
@@ -393,6 +430,11 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
 
 
+_WORK_ITEM = re.compile(
+    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b",
+    re.I,
+)
+_FILE = re.compile(r"\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|toml|txt|cfg|ini|sql|sh)\b|\w/\w")
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
 _ELIDED_I = re.compile(
     r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
@@ -405,10 +447,15 @@ _ADVERBS = frozenset(
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 
 
+def _library_key(value: str) -> str:
+    """ "Django 5.0": a version value names what it is the version of."""
+    library = re.match(r"^\s*([A-Za-z][\w.-]*)\s+v?\d+(?:\.\d+)+", value)
+    return subject_key(library.group(1), aspect="version", generic=True) if library else ""
+
+
 def change_key(text: str, change: Change, topic: str = "") -> str:
     """The subject of a change: what changed, without its old and new values or the verb that says so."""
-    later = NEW_VALUE.search(text, change.start) if not change.new else None
-    new = change.new or (" ".join(v for v in later.groups() if v) if later else "")
+    new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
     text = _PARENTHESES.sub("", text)
@@ -417,7 +464,7 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
         key = subject_key(change.subject or topic, drop=[*key_words(change.old), *verbs, *_ADVERBS])
     else:
         key = subject_key(text[: change.start], between.group("s") if between else "", drop=drop)
-    key = key or subject_key(text, drop=drop)
+    key = key or subject_key(text, drop=drop) or _library_key(new)
     if not key:
         return ""
     # "the pool changed the schedule: Elsa swims on Wednesday instead of Monday" is about Elsa

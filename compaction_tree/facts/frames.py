@@ -80,6 +80,7 @@ FRAMES: tuple[Frame, ...] = (
         "limit",
         "constraint",
         r"\b(?:limit\w*|cap\w*|quota|gets?|allowed|allowance|throttl\w*|max\w*|at most|up to|no more|raised|bumped|"
+        r"can (?:do|make|send|use)|"
         r"lowered|increased|reduced|cut)\b",
         "rate",
     ),
@@ -88,7 +89,8 @@ FRAMES: tuple[Frame, ...] = (
     _frame("billing", "domain_fact", r"\b(?:pays?|paid|bill\w*|invoic\w*|renews?|charged?)\b", "cadence"),
     _frame("sprint", "decision", r"\b(?:sprints?|iterations?)\b", "weeks"),
     _frame("standup", "domain_fact", r"\b(?:stand-?ups?|stands up|daily sync|sync)\b", "time"),
-    _frame("cutoff", "constraint", r"\bdeploy\w*\b.*\bfridays?\b|\bfridays?\b.*\bdeploy\w*", "time"),
+    # the trigger is one word, so that a time between "deploys" and "Fridays" is not inside it
+    _frame("cutoff", "constraint", r"\bdeploy\w*\b(?=.*\bfridays?\b)|\bfridays?\b(?=.*\bdeploy)", "time"),
     _frame(
         "window",
         "constraint",
@@ -293,7 +295,7 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
             if frame.aspect not in ("meeting", "indentation") and not (_SELF.search(text) or unnamed):
                 continue
             return FrameMatch(frame, "", value.group().strip(), trigger.start())
-        things = [t for t in _named_things(text, value.span()) if not {fold(w) for w in WORD.findall(t)} <= avoided]
+        things = [t for t in _named_things(text, value.span()) if not _bare_words(t) <= avoided]
         if frame.owner == "person":
             people = [t for t in things if re.fullmatch(_PERSON, t)]
             if not people:
@@ -307,6 +309,11 @@ def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) ->
             continue
         return FrameMatch(frame, thing, value.group().strip(), trigger.start())
     return None
+
+
+def _bare_words(phrase: str) -> set[str]:
+    """A phrase's words folded, possessives dropped ("Hetzner's" is Hetzner)."""
+    return {fold(re.sub(r"['’]s$", "", w)) for w in WORD.findall(phrase)}
 
 
 def _overlaps(span: tuple[int, int], other: tuple[int, int]) -> bool:

@@ -17,7 +17,7 @@ _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
 CHANGE_VERB = (
     r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
-    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat)(?:e|es|ed|ing)|went|gone|go|goes|"
+    r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
 # "from now on", "from next week": when a change starts, not what it replaces
@@ -26,40 +26,54 @@ _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
-    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+)(?P<o>.+?)\s+(?:to|->|→|onto|into|over to)\s+"
-    r"(?P<v>.+)",
+    r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
+    r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\boff\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*"
-    r"(?P<v>[^,;]+?)(?:\s+now)?$",
-    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?)\s+"
+    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|"
+    r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
+    r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?|"
+    r"(?:given|gave|giving) up(?: on)?)\s+"
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
     r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
+    # "Jenkins was replaced by Buildkite for Kelso": the passive names the old value first
+    r"^(?P<o>[^,;]+?)\s+(?:was|were|has been|have been|got|is being|is)\s+replaced\s+(?:by|with)\s+(?P<v>[^,;]+?)"
+    r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"^(?!(?:we|i|they|you|he|she|it)\b)(?P<v>[^,;]+?)\s+(?:replaced|replaces|took over from)\s+(?P<o>[^,;]+?)"
     r"(?:\s+(?:for|on|in|as)\s+(?P<s>[^,;]+))?$",
     r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
-    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b)\s*(?P<v>.*)",
-    r"\b(?P<v>[^,;:]+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
+    r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b|$)\s*(?P<v>.*)",
+    r"\b(?P<v>(?:[^,;:]|(?<=\d):(?=\d))+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
     r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
-    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)\s+(?:is|are)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
+    r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
+    r"\bleft\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
+    r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
+    r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
-    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?P<s>.+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?!(?:me|us|him|her|them)\b)(?P<s>.+?)\s+"
+    r"(?:over\s+)?to\s+(?P<v>.+)",
+    r"^(?P<s>[^,;]+?)\s+(?:was|were|has been|got|is being|is)?\s*(?:handed|passed|transferred|given)\s+(?:over\s+)?"
+    r"to\s+(?P<v>" + _NAME + r")",
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
-    r"\bnot\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
+    r"^(?P<v>[^,;]+?)\s+is\s+(?P<s>[^,;]+?['’]s\s+new\s+[\w -]{2,30})$",
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
-    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"chang|shift|transition)\w*\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto|into)\s+(?P<v>.+)",
     r"^(?:upgraded|bumped|migrated|moved|switched|raised|lowered)\s+(?P<s>[^,;]+?)\s+to\s+(?P<v>.+)",
+    # "we upgraded to Django 5.0": the version names its library
+    r"^(?:we|i)?(?:'ve|\s+have)?\s*(?:just\s+|finally\s+)?(?:upgraded|bumped|moved|updated|went)\s+(?:up\s+)?to\s+"
+    r"(?P<v>(?-i:[A-Z])?[\w.-]+\s+v?\d+(?:\.\d+)+)\b",
     r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
     r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
@@ -70,10 +84,18 @@ _CHANGE_FORMS = (
     r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+(?:bumped|raised|lowered|dropped|extended|"
     r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
-    r"upgraded|ported)\s+(?:over\s+)?to\s+(?P<v>.+)",
+    r"upgraded|ported|migrated|relocated|transferred)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
-    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?-i:moved|switched|changed|shifted|relocated)\s+to\s+"
-    r"(?P<v>(?:the\s+)?(?-i:[A-Z]|\d)[^,;]*)",
+    # "Gorse moved CI to GitLab CI": what it moved is the side that changed
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?\s+(?-i:moved|switched|migrated)\s+(?:its\s+|their\s+)?(?-i:CI|[a-z]+))\s+"
+    r"(?:over\s+)?(?:to|onto)\s+(?P<v>(?-i:[A-Z]|\d)[^,;]*)",
+    r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)"
+    r"\s+(?-i:moved|switched|changed|shifted|relocated|upgraded|bumped|updated|migrated)\s+(?:over\s+)?(?:to|onto)\s+"
+    r"(?P<v>(?:the\s+)?(?:(?-i:[A-Z]|\d)|(?:weekly|monthly|quarterly|annual|yearly|daily|one|two|three|four)\b)[^,;]*"
+    r"|[^,;]+?\s+(?:role|position|job|title)\b)",
+    r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
+    r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
+    r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
@@ -81,9 +103,20 @@ _CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+
 # the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
 NEW_VALUE = re.compile(
     r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
-    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$",
+    r"|\b(?:going for|switching to|moving to|it'?s|everything runs on|runs on|lives in)\s+(?P<v2>[^,;]+?)(?:\s+now)?$"
+    r"|\b(?:on|in|at|to|with|using|is|are)\s+(?P<v3>[^,;]+?)\s+(?:now|these days|nowadays)\b"
+    r"|\b" + CHANGE_VERB + r"\s+(?:\w+\s+){0,3}?(?:to|onto|into)\s+(?P<v4>[^,;]+)",
     re.IGNORECASE,
 )
+
+
+def new_value(text: str, change: Change) -> str:
+    """The new value of a change, where the change form left it out: after the change, else before
+    it ("Brisa is on Railway now, not Heroku")."""
+    if change.new:
+        return change.new
+    later = NEW_VALUE.search(text, change.start) or NEW_VALUE.search(text[: change.start])
+    return " ".join(v for v in later.groups() if v) if later else ""
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -108,13 +141,18 @@ CALENDAR = _wordset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december"
 )
+# how often and when in the day: values, though ordinary words ("pays monthly", "reviews in the morning")
+CADENCE = _wordset(
+    "hourly daily nightly weekly biweekly fortnightly monthly quarterly annually yearly morning mornings afternoon "
+    "afternoons evening evenings night nights weekday weekdays weekend weekends"
+)
 # Words that name the same side of a thing, folded to one ("billing_data" and "billing_datastore"
 # are one subject); weak words say nothing about which side.
 ASPECTS = {
     "datastore": "datastore database db storage store stores stored persist persists persistence",
     "host": "host hosted hosting hosts",
     "ci": "ci build builds built pipeline pipelines",
-    "limit": "limit limits cap capped caps quota throttle throttled allowance rate",
+    "limit": "limit limits cap capped caps ceiling quota throttle throttled allowance rate",
     "owner": "owner owners owns ownership maintainer maintains",
     "home": "home live lives living based relocated",
     "cutoff": "cutoff freeze",
@@ -126,7 +164,7 @@ ASPECTS = {
     "role": "role title position job",
     "contact": "contact poc liaison",
     "goal": "goal goals target aim resolution",
-    "standup": "standup standups stand-up",
+    "standup": "standup standups stand-up sync",
     "timeout": "timeout timeouts",
     "url": "url urls",
     "queue": "queue queues broker",
@@ -152,10 +190,12 @@ WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "m
 
 @lru_cache(maxsize=65536)
 def key_parts(subject: str) -> frozenset[str]:
-    """A subject key as a set of canonical words: what two keys are compared on."""
-    parts = [ASPECT_OF.get(part, part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
+    """A subject key as a set of canonical words: what two keys are compared on ("payments_owner" and
+    "payment_ownership" are one)."""
+    parts = [ASPECT_OF.get(part) or word_form(part) for part in subject.split("_") if part and part not in WEAK_ASPECTS]
     specific = [part for part in parts if part not in CLASS_NOUNS]
-    return frozenset(specific or parts)
+    undated = [part for part in specific if part not in CALENDAR]  # "friday_cutoff": the day is in the value
+    return frozenset(undated or specific or parts)
 
 
 _VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
@@ -216,7 +256,7 @@ def terms_of(text: str) -> frozenset[str]:
             continue
         for piece in [token, *_JOINER.split(token)] if _JOINER.search(token) else [token]:
             form = word_form(piece) if piece else ""
-            if fold(piece) in NUMBER_WORDS or form in CALENDAR:
+            if fold(piece) in NUMBER_WORDS or form in CALENDAR or fold(piece) in CADENCE:
                 found.add(form)
             elif (
                 form and fold(piece) not in STOPWORDS and (not is_generic(form) or (piece.isupper() and len(piece) > 1))
@@ -294,13 +334,11 @@ class Analysis:
 
 
 def analyse(text: str) -> Analysis:
-    body = plain_text(text)
+    body = plain_text(text).rstrip(".")  # the period a fact ends with is no part of a change form
     change = change_of(body)
     old = new = ""
     if change is not None:
-        old, new = change.old, change.new
-        later = NEW_VALUE.search(body, change.start) if not new else None
-        new = new or (" ".join(v for v in later.groups() if v) if later else "")
+        old, new = change.old, new_value(body, change)
     entities, names = names_of(body)
     old_entities, old_names = names_of(old) if old else (frozenset(), frozenset())
     return Analysis(

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """How the cue extractor does one sentence at a time, on hand-written phrasing sets.
 
-Two sets: "blind" (tests/bench/fact_phrasings.py, written without reading the extractor; the broad
-cues were later tuned on it, so it is no longer blind) and "dev" (tests/bench/fact_phrasings_dev.py,
-tuning material in the style of real conversations). Neither replaces the held-out corpus split.
+Four sets: "blind" (tests/bench/fact_phrasings.py, written without reading the extractor; the broad
+cues were later tuned on it, so it is no longer blind), "dev" (tests/bench/fact_phrasings_dev.py,
+tuning material in the style of real conversations), "dev2" (tests/bench/fact_phrasings_dev2.py,
+more tuning material, leaning on how people report changes and on look-alikes that use a change's
+words) and "holdout" (tests/bench/fact_phrasings_holdout.py, a small blind check written before a
+tuning round: measure it before and after, never tune on it). None replaces the held-out corpus split.
 
 The synthetic corpus has a few templates per fact; its held-out split shows whether the cues
 generalize, but only over a handful of sentence shapes. This checks the same thing one sentence
@@ -16,7 +19,7 @@ at a time, over a blind hand-written set:
   March, all in one consolidation run (so unrelated facts can wrongly link, as in a real vault).
   A change is *handled* when one fact holds the new value as current and the old in its history.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev] [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev|dev2|holdout] [-v]
 """
 
 from __future__ import annotations
@@ -29,12 +32,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fact_phrasings
 import fact_phrasings_dev
+import fact_phrasings_dev2
+import fact_phrasings_holdout
 
 from compaction_tree.facts import extract_sentence
 from compaction_tree.facts.consolidate import consolidate
 from compaction_tree.summary import FactCandidate
 
-SETS = {"blind": fact_phrasings, "dev": fact_phrasings_dev}
+SETS = {
+    "blind": fact_phrasings,
+    "dev": fact_phrasings_dev,
+    "dev2": fact_phrasings_dev2,
+    "holdout": fact_phrasings_holdout,
+}
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
 
