@@ -94,6 +94,11 @@ def test_chat_that_runs_sentences_together_is_split() -> None:
     assert found.subject == "logging" and found.fact == "user: We moved logging from Papertrail to Grafana Loki."
 
 
+def test_a_reply_pointing_at_an_item_keeps_only_the_fact() -> None:
+    (found,) = facts.extract_statements("on 1, token lifetime decision: access tokens 10 minutes instead of 15.", "user")
+    assert found.fact == "Token lifetime decision: access tokens 10 minutes instead of 15."
+
+
 # ---------------------------------------------------------------- found whatever the word order
 
 

@@ -169,8 +169,13 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
     return subject
 
 
+# a reply's pointer to an item of the message it answers ("on 1, ...", "re #2: ..."): meaningless in a fact
+_ITEM_REFERENCE = re.compile(r"^(?:on|re|as for|about)\s+(?:point\s+|item\s+|#)?\d{1,2}\s*[,:]\s+(?=\S)", re.IGNORECASE)
+
+
 def _fact_text(speaker: str, text: str) -> str:
     """The sentence as a fact; a first-person one is quoted with its speaker ("alice: I prefer tabs.")."""
+    text = _ITEM_REFERENCE.sub("", text)
     body = text[0].upper() + text[1:]
     if body[-1] not in ".!":
         body += "."
