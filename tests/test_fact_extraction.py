@@ -95,7 +95,8 @@ def test_chat_that_runs_sentences_together_is_split() -> None:
 
 
 def test_a_reply_pointing_at_an_item_keeps_only_the_fact() -> None:
-    (found,) = facts.extract_statements("on 1, token lifetime decision: access tokens 10 minutes instead of 15.", "user")
+    reply = "on 1, token lifetime decision: access tokens 10 minutes instead of 15."
+    (found,) = facts.extract_statements(reply, "user")
     assert found.fact == "Token lifetime decision: access tokens 10 minutes instead of 15."
 
 
