@@ -434,6 +434,7 @@ def forget(
     import json
 
     from .errors import InvalidInputError, MemtreeError
+    from .facts.store import EMBEDDINGS_FILE
     from .model import valid_id
 
     wanted = list(dict.fromkeys(chunk_ids))
@@ -474,6 +475,10 @@ def forget(
             if saw is None or saw & set(wanted):
                 vault.delete(vault.relative(entry))
                 report.cache_purged += 1
+        # fact vectors are keyed by a hash of their text, but a vector can still give its text away: they go,
+        # and the recompaction below embeds again the facts that remain (when an embedding model is set)
+        if vault.delete(EMBEDDINGS_FILE):
+            report.cache_purged += 1
         for file in files:
             vault.delete(vault.relative(file.path))
             report.forgotten.append(vault.relative(file.path))

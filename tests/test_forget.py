@@ -45,6 +45,17 @@ def test_forget_removes_the_chunk_everywhere_and_regenerates_exactly_its_ancesto
             assert "zebra-quokka" not in text and poison not in text, path
 
 
+def test_forget_drops_the_fact_vectors_that_could_give_its_text_away(vault: Vault) -> None:
+    fill(vault, date(2026, 2, 2), 14, 4)
+    private = add(vault, "I prefer my salary kept out of the notes.", timestamp="2026-02-10T09:00:00Z").id
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    (vault.root / ".memtree/fact-embeddings.json").write_text('{"m": {"0a1b": [0.1, 0.2]}}', encoding="utf-8")
+
+    report = forget(vault, [private], ExtractiveSummarizer(vault.config), NOW)
+    assert report.cache_purged >= 1
+    assert not (vault.root / ".memtree/fact-embeddings.json").exists()
+
+
 def test_forget_of_the_only_chunk_of_a_day_removes_that_day(vault: Vault) -> None:
     fill(vault, date(2026, 3, 2), 14, 5)
     lonely = add(vault, "a private note on a quiet Sunday", timestamp="2026-03-15T20:00:00Z").id
