@@ -53,6 +53,10 @@ class ConflictError(MemtreeError):
     exit_code = CONFLICT
 
 
+class DamagedChunkError(ConflictError):
+    """The id's file is there but unreadable (a write cut short, a bad hand edit): it is never overwritten."""
+
+
 class UnsafePathError(MemtreeError):
     exit_code = UNSAFE
 

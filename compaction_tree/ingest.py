@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .errors import ConflictError, InvalidInputError, UnsafePathError
+from .errors import ConflictError, DamagedChunkError, InvalidInputError, UnsafePathError
 from .model import ID_PATTERN, MAX_TEXT_CHARS, Chunk, derive_chunk_id, valid_id
 from .redact import redact
 from .vault import Vault, sync_all
@@ -204,7 +204,7 @@ def add(
     try:
         created = vault.store_chunk(prepared.chunk)
     except ConflictError as exc:
-        if id:
+        if id or isinstance(exc, DamagedChunkError):
             raise
         raise ConflictError(
             exc.message.replace("already exists with different content", "is taken")

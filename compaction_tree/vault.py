@@ -38,6 +38,7 @@ from .config import (
 )
 from .errors import (
     ConflictError,
+    DamagedChunkError,
     MemtreeError,
     NetworkFilesystemError,
     UnsafePathError,
@@ -408,6 +409,11 @@ class Vault:
             existing = None
         if existing is not None and existing.content_hash == chunk.content_hash:
             return False
+        if existing is None:
+            raise DamagedChunkError(
+                f"chunk id {chunk.id} is taken by an unreadable file ({self.relative(target)})",
+                hint="see it with memtree doctor; if it is a damaged copy, delete it and add or import again",
+            )
         raise ConflictError(
             f"chunk id {chunk.id} already exists with different content ({self.relative(target)})",
             hint="pass another --id, or leave --id out to derive one from the content",

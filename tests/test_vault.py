@@ -167,6 +167,20 @@ def test_an_id_taken_by_other_content_is_a_conflict_and_never_overwritten(vault:
     assert result.code == 5 and "already exists" in result.stderr
 
 
+def test_an_id_taken_by_a_torn_file_is_never_overwritten_and_the_hint_says_so(vault: Vault) -> None:
+    """A power cut in a bulk import (no fsync per chunk) can leave a chunk's file empty or cut short:
+    adding the chunk again must not hide that as "other topics", nor overwrite what is there."""
+    args = ("--vault", str(vault.root), "add", "We chose Postgres.", "--timestamp", "2026-03-15T10:00:00Z")
+    chunk_id = memtree(*args).stdout.strip()
+    path = vault.root / f"raw/2026/03/15/{chunk_id}.json"
+    torn = path.read_bytes()[:20]
+    path.write_bytes(torn)
+    again = memtree(*args)
+    assert again.code == 5 and again.stderr.count("\n") == 1
+    assert "unreadable file" in again.stderr and "memtree doctor" in again.stderr
+    assert path.read_bytes() == torn
+
+
 def test_the_same_chunk_with_other_topics_is_a_conflict_with_a_hint_that_fits(vault: Vault) -> None:
     """A derived id covers time, speaker, text, session and source: re-adding the same words with
     another topic names the same id, so the hint must not say "leave --id out" (it was left out)."""
