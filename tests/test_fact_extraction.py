@@ -197,6 +197,16 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Orca standup is at 9:30", "Orca stand-up got moved to 10:00, used to be 9:30"),
         ("Kestrel runs on Heroku", "Kestrel: Heroku -> Render"),
         ("Acme gets 40 requests per second", "Acme's limit is 100 requests per second now, up from 40"),
+        # handovers that do not say "from X to Y": a post is keyed by the post, a departure names the old holder
+        ("Tomas is the release captain for Kelso", "Ines took over as release captain for Kelso"),
+        ("Hugo leads the search team", "Hugo changed teams, Mira leads the search team now"),
+        ("my manager is Paula Reyes", "I report to Oren Katz now"),
+        ("our main contact at Lumio is Dev Patel", "Lumio assigned us a new point of contact, Sara Lind"),
+        # a failure's cause corrected
+        (
+            "the checkout tests flake whenever Redis restarts",
+            "turns out the checkout test flakiness is really about clock skew",
+        ),
     ],
 )
 def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
@@ -229,6 +239,10 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "the PR is on GitHub now, take a look",
         "Kaito handed me the release notes to review",
         "Handled events: payment_intent.succeeded → payment succeeded, booking confirmed",
+        "Rune left early, Olga took the notes",  # a departure from a meeting, not from a post
+        "Chris took over as driver after lunch",
+        "I report to Gareth on Fridays about the budget",
+        "the meeting problem is really about too many attendees",
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

@@ -36,6 +36,14 @@ _ROLES = (
 )
 
 
+# A post one person holds at a time ("the on-call lead", "the release captain for Kelso"): s what kind of post,
+# sa what it is for. Not "tech lead" or "team lead": those are a person's title.
+POST = (
+    r"(?P<s>(?!(?:tech|team|new|current)\b)[\w-]+(?:\s+[\w-]+)?)\s+(?:lead|head|owner|dri|captain)"
+    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?(?P<sa>[^,;.]+?))?"
+)
+
+
 # Attributes of a thing, by the kind of fact that names them ("the owner of X is Y" is about a
 # person, "X's rate limit is Y" a constraint): English vocabulary for sides of a thing, no values.
 _ATTRIBUTE_KINDS = {
@@ -115,6 +123,12 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
      r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
+    # "turns out the e2e flakiness is really about parallel workers": the cause of a failure, told as a correction
+    ("actually-caused-by", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:(?:it\s+)?turns out\s+|so\s+)?(?:the\s+|our\s+)?(?!(?:the|this|that|these|those|our|my|it)\s)"
+     r"(?P<s>[^,;]+?)\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|timeouts|breakage|ooms|5\d\ds)\s+"
+     r"(?:is|are|was|were)\s+"
+     r"(?:actually|really)\s+(?:about|triggered by|caused by|due to|down to|coming from)\s+(?P<v>.+)"),
     ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
      r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
@@ -425,6 +439,19 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>" + _NAME + r")(?:'s|’s)\s+birthday\s+(?:is|falls)\s+(?:on\s+)?(?P<v>.+)"
      r"|^(?P<s3>" + _NAME + r")\s+was\s+born\s+on\s+(?P<v3>.+)"
      r"|^(?P<s2>" + _NAME + r")\s+(?:celebrates|has)\s+(?:their|his|her)\s+birthday\s+(?:on\s+)?(?P<v2>.+)"),
+    # "Priya is the on-call lead": a post one person holds at a time, keyed by the post, so that "Bilal took over
+    # as on-call lead" meets it (extract.py keys a handover the same way)
+    ("holds-post", "entity", 0.75, "user", "owner",
+     r"^(?P<v>" + _NAME + r")\s+is\s+(?:now\s+)?the\s+(?:new\s+|current\s+)?" + POST + r"\s*[.!]?$"),
+    # "I report to Gareth Boyle": who one's manager is, whatever the wording
+    ("reports-to", "entity", 0.75, "user", "manager",
+     r"^(?P<s>i|" + _NAME + r")\s+(?:now\s+)?(?:directly\s+)?reports?\s+(?:directly\s+)?to\s+(?P<v>" + _NAME + r")"
+     r"(?:\s+now|\s+(?:after|since|following)\s+[^,;]+)?\s*[.!]?$"),
+    # "Verano assigned us a new point of contact, Beatriz Salas": a new holder of a post at a named party
+    ("assigned-contact", "entity", 0.75, "user", "contact",
+     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:assigned|gave|given|appointed|named)\s+(?:us|me)\s+(?:a\s+)?new\s+"
+     r"(?:main\s+|primary\s+)?(?:contact|point of contact|poc|liaison|account manager)\s*[,:—-]\s*"
+     r"(?P<v>" + _NAME + r")\s*[.!]?$"),
     ("role", "entity", 0.7, "user", "role",
      r"^(?P<s>" + _NAME + r")\s+(?:is|works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
      r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),

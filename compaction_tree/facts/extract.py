@@ -23,7 +23,7 @@ from ..config import Config
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, sentences, stem, word_form
 from ..topics import is_generic
-from .cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
+from .cues import BROAD_CUES, CUES, LEAD_VERB, POST, VALUE_SPLIT, Cue
 from .frames import FrameMatch, frame_of
 from .gates import (
     ANSWERING,
@@ -44,6 +44,7 @@ from .statement import (
     CHANGE_VERB,
     CHANGE_WORDS,
     CLASS_NOUNS,
+    DEPARTED,
     KNOWN_ASPECTS,
     Change,
     change_of,
@@ -270,7 +271,7 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
-    lasting = _without_lasting(text, raw, speaker, topic)
+    lasting = _without_lasting(text, raw, speaker, topic) or _after_departure(text, raw, speaker, topic)
     if lasting is not None:
         return lasting
     assistant = is_assistant(speaker)
@@ -337,6 +338,27 @@ def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted
         return None
     inner = _extract_clause(bare, speaker, topic)
     if inner is None or inner.cue in _LASTING_CUES:
+        return None
+    return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
+
+
+# "Rune stepped down, ...": who left is the value replaced (statement.py), what follows the statement
+_DEPARTED = re.compile(
+    r"^(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+(?:has\s+)?"
+    + DEPARTED
+    + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?=(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+
+
+def _after_departure(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """What "Rune stepped down, Olga leads the data team now" states: its subject is that of what follows the
+    departure ("data_owner"), so that it meets "Rune leads the data team"."""
+    departed = _DEPARTED.match(text)
+    if departed is None or rejection(text, raw, "decision") is not None:
+        return None
+    inner = _extract_clause(text[departed.end() :], speaker, topic)
+    if inner is None:
         return None
     return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
 
@@ -458,8 +480,14 @@ def _library_key(value: str) -> str:
     return subject_key(library.group(1), aspect="version", generic=True) if library else ""
 
 
+_POST = re.compile(r"(?:the\s+|our\s+)?(?:new\s+)?" + POST, re.IGNORECASE)
+
+
 def change_key(text: str, change: Change, topic: str = "") -> str:
     """The subject of a change: what changed, without its old and new values or the verb that says so."""
+    post = _POST.fullmatch(change.subject)
+    if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
+        return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]

@@ -20,12 +20,20 @@ CHANGE_VERB = (
     r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
+# "Rune stepped down, ...", "Desmond changed teams": someone left a post, and who holds it is the value replaced
+DEPARTED = (
+    r"(?:stepped down|stepped back|quit|retired|moved on|changed teams|moved teams|is leaving|"
+    r"left\s+(?:the\s+(?:company|team)|us\b|(?-i:[A-Z])\w+))\b[^,;]{0,40}"
+)
 # "from now on", "from next week": when a change starts, not what it replaces
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
+    # "Rune stepped down, Olga leads the data team now": who left names the value replaced
+    r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?P<v>" + _NAME + r")\s+"
+    r"(?:now\s+)?(?=(?:leads|owns|runs|manages|handles|covers|looks after|is|took over|has taken over|takes over)\b)",
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
@@ -66,6 +74,10 @@ _CHANGE_FORMS = (
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
+    # "Bilal took over as on-call lead": a handover names the post, not who held it
+    r"^(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:took|taken|takes|is taking|stepped|steps)\s+(?:over|in|up)\s+as\s+"
+    r"(?:the\s+|our\s+)?(?:new\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:lead|head|owner|dri|captain|manager|maintainer|contact|"
+    r"point of contact|poc|chair)(?:\s+(?:for|of|on)\s+(?!today|tonight|this\b|now\b)[\w-]+(?:\s+[\w-]+){0,2})?)[.!]?$",
     r"^(?P<v>[^,;]+?)\s+is\s+(?P<s>[^,;]+?['’]s\s+new\s+[\w -]{2,30})$",
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
@@ -96,6 +108,10 @@ _CHANGE_FORMS = (
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
     r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
     r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
+    # "the Safari login issue is actually triggered by Y": a failure's cause, corrected
+    r"^(?:(?:it\s+)?turns out\s+)?(?P<s>[^,;]+?\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|"
+    r"timeouts|breakage|ooms|5\d\ds))\s+(?:is|are|was|were)\s+(?:actually|really)\s+(?:about|triggered by|caused by|"
+    r"due to|down to|coming from)\s+(?P<v>[^,;]+)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
@@ -173,6 +189,7 @@ ASPECTS = {
     "rotation": "rotation",
     "allergy": "allergy allergies allergic",
     "birthday": "birthday birthdays",
+    "failure": "failure failures",  # the failure cues' side: "e2e_failure" and "e2e_suite_failure" are one side
 }
 # Words that name the class of a thing, not which one ("the billing service", "the Orca team"):
 # left out of a key that holds a more specific word

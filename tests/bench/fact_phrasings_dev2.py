@@ -155,6 +155,13 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Sprocket -> staging went fine", None, ""),
     ("user", "it's 9:30 now, where is everyone?", None, ""),
     ("user", "the error rate went up to 4% after the deploy", None, ""),
+    ("user", "Rune left early, Olga took the notes", None, ""),
+    ("user", "Chris took over as driver after lunch", None, ""),
+    ("user", "Kai stepped up as incident commander during the outage", None, ""),
+    ("user", "I report to Gareth on Fridays about the budget", None, ""),
+    ("user", "Acme gave us a new contact, Jane Roe, for the pilot", None, ""),
+    ("user", "the meeting problem is really about too many attendees", None, ""),
+    ("user", "Jo is the on-call lead for this week", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -572,5 +579,30 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "the ratings deploy failures were actually caused by a bad health check, not the cache warmup",
         "cache warmup",
         "bad health check",
+    ),
+    # handovers told without "from X to Y", and a failure's cause corrected (facts3)
+    ("user", "Tomas is the release captain for Kelso", "Ines took over as release captain for Kelso", "Tomas", "Ines"),
+    ("user", "Hugo leads the fraud team", "Hugo changed teams, Mira leads the fraud team now", "Hugo", "Mira"),
+    ("user", "my manager is Paula Reyes", "I report to Oren Katz now", "Paula Reyes", "Oren Katz"),
+    (
+        "user",
+        "our main contact at Lumio is Dev Patel",
+        "Lumio assigned us a new point of contact, Sara Lind",
+        "Dev Patel",
+        "Sara Lind",
+    ),
+    (
+        "user",
+        "the checkout tests flake whenever Redis restarts",
+        "turns out the checkout test flakiness is really about clock skew",
+        "Redis restarts",
+        "clock skew",
+    ),
+    (
+        "user",
+        "Yara is the incident lead for payments",
+        "Yara retired, Bo is the incident lead for payments now",
+        "Yara",
+        "Bo",
     ),
 )
