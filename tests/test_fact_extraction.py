@@ -207,6 +207,9 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
             "the checkout tests flake whenever Redis restarts",
             "turns out the checkout test flakiness is really about clock skew",
         ),
+        # a slot restated in another shape: a target's change is a setting though it names a metric in ms
+        ("p99 target for checkout is 800ms", "Checkout latency target moved to 600ms"),
+        ("Audit logs are kept for 90 days", "Retention got extended to 180 days"),
     ],
 )
 def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
@@ -218,6 +221,10 @@ def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
 def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
     outcome = consolidate(
         said(
+            ("2026-01-05", "logs", "Logs are kept for 90 days"),
+            ("2026-02-05", "backups", "Backups are retained for 30 days"),  # two things' retention
+            ("2026-01-06", "p50", "p50 target for search is 100ms"),
+            ("2026-02-06", "p99", "p99 target for search is 500ms"),  # two targets of one thing
             ("2026-01-10", "allergy", "Remy has a shellfish allergy, tell the school"),
             ("2026-03-10", "friend", "Remy's best friend is Finn now"),
             ("2026-01-11", "ci", "Sorrel uses Jenkins for CI"),
@@ -227,7 +234,7 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 6
+    assert len(outcome.facts) == 10
 
 
 @pytest.mark.parametrize(
@@ -243,6 +250,7 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "Chris took over as driver after lunch",
         "I report to Gareth on Fridays about the budget",
         "the meeting problem is really about too many attendees",
+        "p95 latency went up to 300ms after the deploy",  # a metric moving, not its target
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

@@ -407,6 +407,8 @@ class Consolidator:
         for i, claim in enumerate(claims):
             keys = {f"s:{'_'.join(sorted(claim.key))}", *(f"n:{n}" for n in claim.subject_names())}
             keys.update(f"t:{t}" for t in claim.info.terms | claim.info.entities | claim.info.names)
+            # the side its key names: "logs_retention" and a change of "retention" share no other word
+            keys.update(f"a:{part}" for part in claim.key & KNOWN_ASPECTS)
             for key in keys:
                 postings[key].append(i)
         pairs: set[tuple[int, int]] = set()

@@ -144,6 +144,10 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name == "broad-relation" and re.search(
+        r"\b(?:kept|retained|stored)\s+for\s*$", match.group(0)[: match.start("v")]
+    ):
+        subject += " retention"  # "logs are kept for 90 days": how long they are kept, one side of the logs
     if cue.name == "meeting-at" and groups.get("s2"):
         subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:
@@ -315,7 +319,9 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     if change is None or (change.contrast and not (mine and key_words(change.old, generic=True))) or assistant:
         return None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
-    if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
+    if rejection(text, raw, "decision", change) is not None or (
+        EVENT.search(text) and not _sets_a_target(text, change)
+    ):
         return None
     if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
         return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
@@ -328,6 +334,21 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
         return None  # "15 minutes, not 30": a change of nothing named
     category = framed.frame.category if framed is not None else "preference" if mine else "decision"
     return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+# the sides of a thing that a metric's value sets: a target's change is a setting, the metric's moving an event
+_TARGETS = frozenset(
+    {"goal", "target", "limit", "cap", "ceiling", "quota", "timeout", "sla", "slo", "budget", "threshold"}
+)
+_FIXED = re.compile(r"\b(?:fixed|resolved|solved)\b", re.IGNORECASE)
+
+
+def _sets_a_target(text: str, change: Change) -> bool:
+    """ "Search latency goal got tightened to 200ms": the change of a target, though it names a metric and its
+    value (which alone tell of an event, "latency went up to 300ms")."""
+    if _FIXED.search(text) or not change.new:
+        return False
+    return bool({fold(w) for w in WORD.findall(change.subject or text[: change.start])} & _TARGETS)
 
 
 def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:

@@ -189,6 +189,7 @@ ASPECTS = {
     "rotation": "rotation",
     "allergy": "allergy allergies allergic",
     "birthday": "birthday birthdays",
+    "retention": "retention retained",
     "failure": "failure failures",  # the failure cues' side: "e2e_failure" and "e2e_suite_failure" are one side
 }
 # Words that name the class of a thing, not which one ("the billing service", "the Orca team"):
@@ -198,11 +199,16 @@ CLASS_NOUNS = frozenset(
 )
 # acronyms that name a side of things, not a thing: never what tells two subjects apart
 GENERIC_ACRONYMS = frozenset(
-    _wordset("sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os")
+    _wordset(
+        "sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os p50 p90 p95 p99"
+    )
 )
 ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
 KNOWN_ASPECTS = frozenset(ASPECTS)
-WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now"})
+# "latency" too: the metric a target in ms or a percentile sets ("search_latency_goal" is "p95_goal_search")
+WEAK_ASPECTS = frozenset(
+    {"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now", "latency"}
+)
 
 
 @lru_cache(maxsize=65536)
@@ -295,9 +301,10 @@ def words_of(text: str) -> frozenset[str]:
 
 
 def _name_start(token: str) -> bool:
-    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping")."""
+    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping") or
+    names a side of things ("Retention got extended to 180 days")."""
     form = word_form(token)
-    return not is_generic(form) and not form.endswith(("ed", "ing", "ly"))
+    return not is_generic(form) and not form.endswith(("ed", "ing", "ly")) and form not in ASPECT_OF
 
 
 def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:

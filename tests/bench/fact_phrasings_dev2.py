@@ -162,6 +162,8 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Acme gave us a new contact, Jane Roe, for the pilot", None, ""),
     ("user", "the meeting problem is really about too many attendees", None, ""),
     ("user", "Jo is the on-call lead for this week", None, ""),
+    ("user", "p95 latency went up to 300ms after the deploy", None, ""),
+    ("user", "latency went down to 120ms against the target", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -605,4 +607,7 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "Yara",
         "Bo",
     ),
+    # a slot restated in another shape (facts3)
+    ("user", "p99 target for checkout is 800ms", "Checkout latency target moved to 600ms", "800ms", "600ms"),
+    ("user", "audit logs are kept for 90 days", "retention got extended to 180 days", "90 days", "180 days"),
 )
