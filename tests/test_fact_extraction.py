@@ -210,6 +210,8 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         # a slot restated in another shape: a target's change is a setting though it names a metric in ms
         ("p99 target for checkout is 800ms", "Checkout latency target moved to 600ms"),
         ("Audit logs are kept for 90 days", "Retention got extended to 180 days"),
+        ("Tokens expire after 60 minutes", "Idle timeout on tokens is 20 minutes now"),
+        ("Jest stays as our test runner", "The test runner is Vitest now"),
     ],
 )
 def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:
@@ -251,6 +253,9 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "I report to Gareth on Fridays about the budget",
         "the meeting problem is really about too many attendees",
         "p95 latency went up to 300ms after the deploy",  # a metric moving, not its target
+        "Anna stays as our guest for the week",
+        "Sam stays the night",
+        "Mark remains the best option",
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

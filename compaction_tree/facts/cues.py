@@ -289,6 +289,11 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
      r"(?P<v>.+?)(?:\s+(?:over|to|rather than)\s+[^,;]+?)?(?:\s+(?:for|when|in|as)\s+(?P<s>.+))?$"),
     ("id-rather", "preference", 0.75, "user", "", r"\bi(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<v>.+)"),
+    # "Webpack stays as our bundler": what a thing is kept as, the thing named
+    ("stays-as", "decision", 0.75, "user", "",
+     r"^(?P<v>" + _NAME + r")\s+(?:stays|remains|is staying|will stay|will remain)\s+(?:as\s+)?(?:our|the)\s+"
+     r"(?P<s>(?!(?:best|only|first|same|right|obvious|safest|better|biggest)\b)(?:[\w-]+\s+){0,2}?"
+     r"(?!(?:for|of|in|on|at|until|this|next|night|day|week|weekend|month|year|course)\b)[\w-]{2,30})\s*[.!]?$"),
     ("my-favourite", "preference", 0.8, "user", "",
      r"\bmy\s+(?:all[- ]time\s+)?(?P<s>(?:favou?rite|usual|go-to|preferred|default)(?:\s+[\w-]+){0,3}?)\s*"
      r"(?:is|are|=|:|has to be|would be)\s+(?P<v>.+)"),

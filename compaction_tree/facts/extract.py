@@ -144,10 +144,12 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
-    if cue.name == "broad-relation" and re.search(
-        r"\b(?:kept|retained|stored)\s+for\s*$", match.group(0)[: match.start("v")]
-    ):
-        subject += " retention"  # "logs are kept for 90 days": how long they are kept, one side of the logs
+    if cue.name == "broad-relation" and subject:
+        relation = match.string[match.start() : match.start("v")]
+        if re.search(r"\b(?:kept|retained|stored)\s+for\s*$", relation, re.IGNORECASE):
+            subject += " retention"  # "logs are kept for 90 days": how long they are kept, one side of the logs
+        elif re.search(r"\bexpires?\s+after\s*$", relation, re.IGNORECASE):
+            subject += " timeout"  # "sessions expire after 30 minutes": the sessions' timeout
     if cue.name == "meeting-at" and groups.get("s2"):
         subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:

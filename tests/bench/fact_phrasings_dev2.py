@@ -164,6 +164,9 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Jo is the on-call lead for this week", None, ""),
     ("user", "p95 latency went up to 300ms after the deploy", None, ""),
     ("user", "latency went down to 120ms against the target", None, ""),
+    ("user", "Anna stays as our guest for the week", None, ""),
+    ("user", "Mark remains the best option", None, ""),
+    ("user", "Sam stays the night", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -610,4 +613,6 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
     # a slot restated in another shape (facts3)
     ("user", "p99 target for checkout is 800ms", "Checkout latency target moved to 600ms", "800ms", "600ms"),
     ("user", "audit logs are kept for 90 days", "retention got extended to 180 days", "90 days", "180 days"),
+    ("user", "tokens expire after 60 minutes", "idle timeout on tokens is 20 minutes now", "60 minutes", "20 minutes"),
+    ("user", "Jest stays as our test runner", "the test runner is Vitest now", "Jest", "Vitest"),
 )
