@@ -212,6 +212,8 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Audit logs are kept for 90 days", "Retention got extended to 180 days"),
         ("Tokens expire after 60 minutes", "Idle timeout on tokens is 20 minutes now"),
         ("Jest stays as our test runner", "The test runner is Vitest now"),
+        # a value dated to a change states a change, though it does not say what it replaces
+        ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
 )
 def test_a_change_supersedes_what_it_changes(old: str, new: str) -> None:

@@ -1,6 +1,7 @@
 """What a fact statement says, for consolidation and extraction: its terms, entities and names,
 and, when it states a change ("switched from X to Y", "no more X", "(was X)"), the value it
-replaces and the new one. Pure.
+replaces and the new one. A statement that dates its value to a change ("since the migration",
+"now that ...") states a change too, of a value it does not name. Pure.
 """
 
 from __future__ import annotations
@@ -357,9 +358,21 @@ class Analysis:
     change: bool
 
 
+# "runs at 04:00 UTC since the migration", "300kb now that we lazy-load charts": a value dated to a change is a
+# change, though no change form says what it replaces
+STARTED = re.compile(
+    r"\S\s+(?:now that\s+\w|as of\s+(?:the|our)\s+\w|(?:ever\s+)?since\s+(?:the|our)\s+(?:[\w-]+\s+)?"
+    r"(?:migration|move|switch|reorg|re-org|upgrade|rewrite|review|incident|outage|change|update|redesign|merger|"
+    r"acquisition|launch|cutover)s?\b)",
+    re.IGNORECASE,
+)
+
+
 def analyse(text: str) -> Analysis:
     body = plain_text(text).rstrip(".")  # the period a fact ends with is no part of a change form
     change = change_of(body)
+    if change is None and STARTED.search(body):
+        change = Change("", "", "", len(body))
     old = new = ""
     if change is not None:
         old, new = change.old, new_value(body, change)

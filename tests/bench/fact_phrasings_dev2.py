@@ -615,4 +615,11 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
     ("user", "audit logs are kept for 90 days", "retention got extended to 180 days", "90 days", "180 days"),
     ("user", "tokens expire after 60 minutes", "idle timeout on tokens is 20 minutes now", "60 minutes", "20 minutes"),
     ("user", "Jest stays as our test runner", "the test runner is Vitest now", "Jest", "Vitest"),
+    (
+        "user",
+        "reports are generated at 6am UTC",
+        "the report job runs at 07:30 UTC since the migration",
+        "6am UTC",
+        "07:30 UTC",
+    ),
 )
