@@ -212,6 +212,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Audit logs are kept for 90 days", "Retention got extended to 180 days"),
         ("Tokens expire after 60 minutes", "Idle timeout on tokens is 20 minutes now"),
         ("Jest stays as our test runner", "The test runner is Vitest now"),
+        ("Lior is PM for payments", "Lior moved over to the platform team as PM"),  # a move to a team, as a role
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -258,6 +259,8 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "Anna stays as our guest for the week",
         "Sam stays the night",
         "Mark remains the best option",
+        "Ines moved over to the platform team room",
+        "Sam is PM for this sprint",
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

@@ -75,7 +75,9 @@ _CHANGE_FORMS = (
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
-    # "Bilal took over as on-call lead": a handover names the post, not who held it
+    # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
+    r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
+    r"(?P<v>(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\s+team\s+as\s+(?:an?\s+|the\s+|its\s+)?[\w -]+?)[.!]?$",
     r"^(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:took|taken|takes|is taking|stepped|steps)\s+(?:over|in|up)\s+as\s+"
     r"(?:the\s+|our\s+)?(?:new\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:lead|head|owner|dri|captain|manager|maintainer|contact|"
     r"point of contact|poc|chair)(?:\s+(?:for|of|on)\s+(?!today|tonight|this\b|now\b)[\w-]+(?:\s+[\w-]+){0,2})?)[.!]?$",

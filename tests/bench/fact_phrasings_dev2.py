@@ -167,6 +167,8 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Anna stays as our guest for the week", None, ""),
     ("user", "Mark remains the best option", None, ""),
     ("user", "Sam stays the night", None, ""),
+    ("user", "Sam is PM for this sprint", None, ""),
+    ("user", "Kai went over to the team offsite", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -622,4 +624,5 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "6am UTC",
         "07:30 UTC",
     ),
+    ("user", "Lior is PM for payments", "Lior moved over to the platform team as PM", "payments", "platform team"),
 )
