@@ -213,6 +213,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Tokens expire after 60 minutes", "Idle timeout on tokens is 20 minutes now"),
         ("Jest stays as our test runner", "The test runner is Vitest now"),
         ("Lior is PM for payments", "Lior moved over to the platform team as PM"),  # a move to a team, as a role
+        ("No merges on Thursdays", "The freeze day is Wednesday now"),  # when shipping stops is a cutoff
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],

@@ -150,6 +150,10 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
             subject += " retention"  # "logs are kept for 90 days": how long they are kept, one side of the logs
         elif re.search(r"\bexpires?\s+after\s*$", relation, re.IGNORECASE):
             subject += " timeout"  # "sessions expire after 30 minutes": the sessions' timeout
+    if cue.name in ("no-x-on", "broad-no-x") and re.search(
+        r"\b(?:deploy(?:ment)?|release|merge|ship)s?$", subject, re.I
+    ):
+        subject += " cutoff"  # "no deploys on Fridays": when shipping stops, as "the freeze day is Thursday now"
     if cue.name == "meeting-at" and groups.get("s2"):
         subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:

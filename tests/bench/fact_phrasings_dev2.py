@@ -625,4 +625,5 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "07:30 UTC",
     ),
     ("user", "Lior is PM for payments", "Lior moved over to the platform team as PM", "payments", "platform team"),
+    ("user", "no releases after 3pm", "release cutoff is 5pm now", "3pm", "5pm"),
 )
