@@ -1,6 +1,6 @@
 """Consolidation: fact candidates in, one current truth per subject out, with an audit trail. Pure.
 
-1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number,
+1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, sizes, number,
    calendar and cadence words kept whole: "monthly" and "annually" disagree), its entities (runs
    of capitalized words, technical tokens, values), its name words, and, when it states a change
    ("switched from X to Y", "no more X", "(was X)"), the words of the value it replaces and of the

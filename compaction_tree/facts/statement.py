@@ -224,7 +224,8 @@ def key_parts(subject: str) -> frozenset[str]:
     return frozenset(undated or specific or parts)
 
 
-_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
+_UNIT = r"(?:\s?(?:am|pm)\b|\s?(?:kb|mb|gb|tb)\b)?"  # "2 pm" and "512MB" are values whole: "512MB" is not "512GB"
+_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?" + _UNIT + r"|\$?\d%?" + _UNIT, re.IGNORECASE)
 _SPEAKER = re.compile(r"^[\w.-]{1,40}:\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _JOINER = re.compile(r"[.'’_-]")
@@ -397,11 +398,12 @@ _SHAPES = (
     ("clock", re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|noon|midnight")),
     ("money", re.compile(r"\$[\d,.]+k?")),
     ("percent", re.compile(r"[\d.]+%")),
+    ("size", re.compile(r"[\d.]+(?:kb|mb|gb|tb)")),
 )
 
 
 def shapes_of(info: Analysis) -> frozenset[str]:
-    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a weekday..."""
+    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a size, a weekday..."""
     found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
     if info.words & CALENDAR:
         found.add("calendar")
