@@ -216,6 +216,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("No merges on Thursdays", "The freeze day is Wednesday now"),  # when shipping stops is a cutoff
         # a size is a kind of value, as a clock time or money is: "260kb" changes "200kb", not "200"
         ("Docs bundle must stay under 200kb", "Budget for the docs bundle is 260kb now that we split the search index"),
+        ("The data team settled on three-week sprints", "We've gone to two-week iterations"),  # "two-week" is no name
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -233,6 +234,8 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
             ("2026-02-05", "backups", "Backups are retained for 30 days"),  # two things' retention
             ("2026-01-06", "p50", "p50 target for search is 100ms"),
             ("2026-02-06", "p99", "p99 target for search is 500ms"),  # two targets of one thing
+            ("2026-01-07", "mobile", "The mobile team works in two-week sprints"),
+            ("2026-02-07", "web", "The web team works in three-week sprints"),
             ("2026-01-10", "allergy", "Remy has a shellfish allergy, tell the school"),
             ("2026-03-10", "friend", "Remy's best friend is Finn now"),
             ("2026-01-11", "ci", "Sorrel uses Jenkins for CI"),
@@ -242,7 +245,7 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 10
+    assert len(outcome.facts) == 12
 
 
 @pytest.mark.parametrize(

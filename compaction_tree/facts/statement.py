@@ -90,6 +90,8 @@ _CHANGE_FORMS = (
     r"^(?:we|i)?(?:'ve|\s+have)?\s*(?:just\s+|finally\s+)?(?:upgraded|bumped|moved|updated|went)\s+(?:up\s+)?to\s+"
     r"(?P<v>(?-i:[A-Z])?[\w.-]+\s+v?\d+(?:\.\d+)+)\b",
     r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
+    # "we've gone to one-week iterations": the perfect says the new value holds now
+    r"^we(?:'ve|\s+have)\s+(?:now\s+)?(?:gone|moved|switched|changed)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)$",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
     r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
     r"(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:on\s+|at\s+|in\s+|with\s+|using\s+)?(?P<v>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)\s+"
@@ -304,6 +306,11 @@ def words_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _counted(token: str) -> bool:
+    """ "two-week", "three-day": a number word joined to a unit."""
+    return fold(_JOINER.split(token)[0]) in NUMBER_WORDS
+
+
 def _name_start(token: str) -> bool:
     """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping") or
     names a side of things ("Retention got extended to 180 days")."""
@@ -326,7 +333,8 @@ def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         token = match.group()
         first = not text[start : match.start()].strip()
         bare = _POSSESSIVE.sub("", token)
-        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare)
+        # "fly.io", "event-bus" name things; "two-week" is a value
+        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare) and not _counted(bare)
         acronym = len(bare) >= 2 and bare.isupper() and bare.isalpha()
         capitalized = bare[:1].isupper() and fold(bare) not in STOPWORDS and (not first or _name_start(bare))
         form = bare.lower() if technical else word_form(bare)

@@ -633,4 +633,11 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "200kb",
         "260kb",
     ),
+    (
+        "user",
+        "the data team settled on three-week sprints",
+        "we've gone to four-week iterations",
+        "three-week",
+        "four-week",
+    ),
 )
