@@ -217,6 +217,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         # a size is a kind of value, as a clock time or money is: "260kb" changes "200kb", not "200"
         ("Docs bundle must stay under 200kb", "Budget for the docs bundle is 260kb now that we split the search index"),
         ("The data team settled on three-week sprints", "We've gone to two-week iterations"),  # "two-week" is no name
+        ("Retro every other Friday", "Retros happen weekly on Mondays from here on"),  # when it recurs: its schedule
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -267,6 +268,8 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "Mark remains the best option",
         "Ines moved over to the platform team room",
         "Sam is PM for this sprint",
+        "Things break every week",
+        "Sam calls every Sunday",
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

@@ -621,6 +621,14 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-name-of", "entity", 0.8, "user", "name",
      r"^(?:the\s+|my\s+|our\s+)?(?P<s>[\w -]+?)(?:'s|’s)\s+name\s+is\s+(?P<v>.+)"
      r"|^(?:call me|i go by)\s+(?P<v2>" + _NAME + r")"),
+    # "Releases happen weekly on Tuesdays", "release every other Wednesday": when something recurs is its schedule
+    ("broad-cadence", "domain_fact", 0.7, "user", "schedule",
+     r"^(?:the\s+|our\s+)?(?:(?P<s>(?!(?:i|we|you|they|it|he|she|this|that|things|stuff)\b)[\w-]+(?:\s+[\w-]+)??)\s+"
+     r"(?:happens?|go(?:es)? out|ships?|runs?|takes? place|(?:is|are)\s+(?:held|cut|done))"
+     r"|(?P<s2>(?:release|deploy|standup|stand-up|retro|sync|backup|build|report|digest|demo|payroll|invoice)s?))\s+"
+     r"(?P<v>(?:weekly|daily|nightly|hourly|monthly|biweekly|fortnightly|quarterly)(?:\s+on\s+" + _WEEKDAY + r")?"
+     r"|every\s+(?:other\s+|second\s+)?(?:" + _WEEKDAY + r"|(?:day|week|month|morning|night|hour|weekday)s?))"
+     r"(?:\s+now)?\s*[.!]?$"),
     ("broad-setting", "domain_fact", 0.7, "any", "",
      r"^(?:the\s+|our\s+|your\s+)?(?P<s>(?:[\w-]+\s+){0,3}?(?:target|goal|sla|slo|budget|limit|cap|ceiling|ttl|timeout|"
      r"retention|deadline|rotation|cadence))\b(?:\s+(?:for|of|on)\s+(?P<s2>[\w ]+?))?\s+(?:is|are|=|:)\s+"

@@ -169,6 +169,8 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Sam stays the night", None, ""),
     ("user", "Sam is PM for this sprint", None, ""),
     ("user", "Kai went over to the team offsite", None, ""),
+    ("user", "things break every week", None, ""),
+    ("user", "Sam calls every Sunday", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -640,4 +642,5 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "three-week",
         "four-week",
     ),
+    ("user", "retro every other Friday", "retros happen weekly on Mondays from here on", "Friday", "Mondays"),
 )
