@@ -218,6 +218,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Docs bundle must stay under 200kb", "Budget for the docs bundle is 260kb now that we split the search index"),
         ("The data team settled on three-week sprints", "We've gone to two-week iterations"),  # "two-week" is no name
         ("Retro every other Friday", "Retros happen weekly on Mondays from here on"),  # when it recurs: its schedule
+        ("Ilse prefers written standups", "Ilse says she'd rather do standups on video now"),  # told of another
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -270,6 +271,7 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         "Sam is PM for this sprint",
         "Things break every week",
         "Sam calls every Sunday",
+        "Tom says he'd rather not talk about it",
     ],
 )
 def test_words_of_a_change_in_work_told_as_it_happens_are_no_fact(sentence: str) -> None:

@@ -408,7 +408,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
-     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better)\s+(?P<v>.+)"),
+     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better|"
+     r"(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"),
     ("they-like", "entity", 0.65, "user", "preference",
      r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
      r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),

@@ -171,6 +171,8 @@ STATEMENTS: tuple[tuple[str, str, str | None, str], ...] = (
     ("user", "Kai went over to the team offsite", None, ""),
     ("user", "things break every week", None, ""),
     ("user", "Sam calls every Sunday", None, ""),
+    ("user", "Tom says he'd rather not talk about it", None, ""),
+    ("user", "Ana said she'd rather we met tomorrow", None, ""),
 )
 
 CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -643,4 +645,11 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "four-week",
     ),
     ("user", "retro every other Friday", "retros happen weekly on Mondays from here on", "Friday", "Mondays"),
+    (
+        "user",
+        "Ilse prefers written standups",
+        "Ilse says she'd rather do standups on video now",
+        "written standups",
+        "on video",
+    ),
 )
