@@ -219,6 +219,7 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("The data team settled on three-week sprints", "We've gone to two-week iterations"),  # "two-week" is no name
         ("Retro every other Friday", "Retros happen weekly on Mondays from here on"),  # when it recurs: its schedule
         ("Ilse prefers written standups", "Ilse says she'd rather do standups on video now"),  # told of another
+        ("Jest stays as our test runner", "The test runner is Vitest from now on"),  # keyed by what the name fills
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],

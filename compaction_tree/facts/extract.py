@@ -461,9 +461,20 @@ _INSTRUCTION = re.compile(
 )
 
 
+# "the workflow engine is Airflow": what a named value fills
+_FILLED = re.compile(
+    r"^(?:the\s+|our\s+|my\s+)?(?P<s>(?!(?:it|this|that|he|she|they|we|i)\b)[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|are)\s+"
+    r"(?:now\s+)?(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z0-9])[\w.-]*){0,2}$",
+    re.IGNORECASE,
+)
+
+
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
+    filled = _FILLED.match(value.strip().rstrip(".")) if cue.name in _LASTING_CUES and not subject else None
+    if filled is not None:  # "from now on the workflow engine is Airflow": about the workflow engine
+        return subject_key(filled.group("s")) or subject_key(filled.group("s"), generic=True)
     subject = _CHANGE_TAIL.sub("", subject)
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:

@@ -652,4 +652,5 @@ CHANGES: tuple[tuple[str, str, str, str, str], ...] = (
         "written standups",
         "on video",
     ),
+    ("user", "Mocha stays as our e2e runner", "the e2e runner is Playwright from now on", "Mocha", "Playwright"),
 )
