@@ -239,6 +239,8 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
             ("2026-02-06", "p99", "p99 target for search is 500ms"),  # two targets of one thing
             ("2026-01-07", "mobile", "The mobile team works in two-week sprints"),
             ("2026-02-07", "web", "The web team works in three-week sprints"),
+            ("2026-01-08", "bo", "Bo swims on Wednesdays"),  # "Bo" reads as an ordinary word, yet names someone
+            ("2026-02-08", "felix", "Felix has swimming on Wednesdays"),
             ("2026-01-10", "allergy", "Remy has a shellfish allergy, tell the school"),
             ("2026-03-10", "friend", "Remy's best friend is Finn now"),
             ("2026-01-11", "ci", "Sorrel uses Jenkins for CI"),
@@ -248,7 +250,7 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 12
+    assert len(outcome.facts) == 14
 
 
 @pytest.mark.parametrize(

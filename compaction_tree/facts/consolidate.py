@@ -229,8 +229,10 @@ def about_different_subjects(a: _Claim, b: _Claim) -> bool:
 def about_different_things(a: _Claim, b: _Claim) -> bool:
     """Statements about differently named things ("Kestrel" and "Heron", "feed-builder" and "ocr-worker").
 
-    The names within the two subject keys decide when both keys hold one; otherwise all their
-    names, unless one statement mentions a name of the other anywhere.
+    The names within the two subject keys decide when both keys hold one; when only one key holds a
+    name, a key naming another thing (no word in common) is about a different one, unless its
+    statement mentions the name; otherwise all their names, unless one statement mentions a name
+    of the other anywhere.
     """
     subject_a, subject_b = a.subject_names(), b.subject_names()
     key_b = name_parts(b.subject)
@@ -238,6 +240,10 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
         return not (subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a))
     if not (subject_a or subject_b) and _same_thing(a.key, b.key):
         return False  # "billing_datastore" and "billing": their names are values (MySQL, Postgres), not things
+    named, other = (a, b) if subject_a else (b, a)
+    thing = other.key - KNOWN_ASPECTS
+    if (subject_a or subject_b) and thing and thing.isdisjoint(named.key) and not mentions(named.info, other.info):
+        return True  # "felix_schedule" and "bo_schedule", though "Bo" reads as an ordinary word
     if a.info.names and b.info.names:
         return not (mentions(a.info, b.info) or mentions(b.info, a.info))
     return False
