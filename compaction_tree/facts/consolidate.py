@@ -1,6 +1,6 @@
 """Consolidation: fact candidates in, one current truth per subject out, with an audit trail. Pure.
 
-1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, number,
+1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, sizes, number,
    calendar and cadence words kept whole: "monthly" and "annually" disagree), its entities (runs
    of capitalized words, technical tokens, values), its name words, and, when it states a change
    ("switched from X to Y", "no more X", "(was X)"), the words of the value it replaces and of the
@@ -229,8 +229,10 @@ def about_different_subjects(a: _Claim, b: _Claim) -> bool:
 def about_different_things(a: _Claim, b: _Claim) -> bool:
     """Statements about differently named things ("Kestrel" and "Heron", "feed-builder" and "ocr-worker").
 
-    The names within the two subject keys decide when both keys hold one; otherwise all their
-    names, unless one statement mentions a name of the other anywhere.
+    The names within the two subject keys decide when both keys hold one; when only one key holds a
+    name, a key naming another thing (no word in common) is about a different one, unless its
+    statement mentions the name; otherwise all their names, unless one statement mentions a name
+    of the other anywhere.
     """
     subject_a, subject_b = a.subject_names(), b.subject_names()
     key_b = name_parts(b.subject)
@@ -238,6 +240,10 @@ def about_different_things(a: _Claim, b: _Claim) -> bool:
         return not (subject_a & subject_b or any(name_parts(n) <= key_b for n in subject_a))
     if not (subject_a or subject_b) and _same_thing(a.key, b.key):
         return False  # "billing_datastore" and "billing": their names are values (MySQL, Postgres), not things
+    named, other = (a, b) if subject_a else (b, a)
+    thing = other.key - KNOWN_ASPECTS
+    if (subject_a or subject_b) and thing and thing.isdisjoint(named.key) and not mentions(named.info, other.info):
+        return True  # "felix_schedule" and "bo_schedule", though "Bo" reads as an ordinary word
     if a.info.names and b.info.names:
         return not (mentions(a.info, b.info) or mentions(b.info, a.info))
     return False
@@ -407,6 +413,8 @@ class Consolidator:
         for i, claim in enumerate(claims):
             keys = {f"s:{'_'.join(sorted(claim.key))}", *(f"n:{n}" for n in claim.subject_names())}
             keys.update(f"t:{t}" for t in claim.info.terms | claim.info.entities | claim.info.names)
+            # the side its key names: "logs_retention" and a change of "retention" share no other word
+            keys.update(f"a:{part}" for part in claim.key & KNOWN_ASPECTS)
             for key in keys:
                 postings[key].append(i)
         pairs: set[tuple[int, int]] = set()

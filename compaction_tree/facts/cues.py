@@ -36,6 +36,14 @@ _ROLES = (
 )
 
 
+# A post one person holds at a time ("the on-call lead", "the release captain for Kelso"): s what kind of post,
+# sa what it is for. Not "tech lead" or "team lead": those are a person's title.
+POST = (
+    r"(?P<s>(?!(?:tech|team|new|current)\b)[\w-]+(?:\s+[\w-]+)?)\s+(?:lead|head|owner|dri|captain)"
+    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?(?P<sa>[^,;.]+?))?"
+)
+
+
 # Attributes of a thing, by the kind of fact that names them ("the owner of X is Y" is about a
 # person, "X's rate limit is Y" a constraint): English vocabulary for sides of a thing, no values.
 _ATTRIBUTE_KINDS = {
@@ -115,6 +123,12 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
      r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
+    # "turns out the e2e flakiness is really about parallel workers": the cause of a failure, told as a correction
+    ("actually-caused-by", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:(?:it\s+)?turns out\s+|so\s+)?(?:the\s+|our\s+)?(?!(?:the|this|that|these|those|our|my|it)\s)"
+     r"(?P<s>[^,;]+?)\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|timeouts|breakage|ooms|5\d\ds)\s+"
+     r"(?:is|are|was|were)\s+"
+     r"(?:actually|really)\s+(?:about|triggered by|caused by|due to|down to|coming from)\s+(?P<v>.+)"),
     ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
      r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
@@ -275,6 +289,11 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
      r"(?P<v>.+?)(?:\s+(?:over|to|rather than)\s+[^,;]+?)?(?:\s+(?:for|when|in|as)\s+(?P<s>.+))?$"),
     ("id-rather", "preference", 0.75, "user", "", r"\bi(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<v>.+)"),
+    # "Webpack stays as our bundler": what a thing is kept as, the thing named
+    ("stays-as", "decision", 0.75, "user", "",
+     r"^(?P<v>" + _NAME + r")\s+(?:stays|remains|is staying|will stay|will remain)\s+(?:as\s+)?(?:our|the)\s+"
+     r"(?P<s>(?!(?:best|only|first|same|right|obvious|safest|better|biggest)\b)(?:[\w-]+\s+){0,2}?"
+     r"(?!(?:for|of|in|on|at|until|this|next|night|day|week|weekend|month|year|course)\b)[\w-]{2,30})\s*[.!]?$"),
     ("my-favourite", "preference", 0.8, "user", "",
      r"\bmy\s+(?:all[- ]time\s+)?(?P<s>(?:favou?rite|usual|go-to|preferred|default)(?:\s+[\w-]+){0,3}?)\s*"
      r"(?:is|are|=|:|has to be|would be)\s+(?P<v>.+)"),
@@ -389,7 +408,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
-     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better)\s+(?P<v>.+)"),
+     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better|"
+     r"(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"),
     ("they-like", "entity", 0.65, "user", "preference",
      r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
      r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),
@@ -425,9 +445,25 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>" + _NAME + r")(?:'s|’s)\s+birthday\s+(?:is|falls)\s+(?:on\s+)?(?P<v>.+)"
      r"|^(?P<s3>" + _NAME + r")\s+was\s+born\s+on\s+(?P<v3>.+)"
      r"|^(?P<s2>" + _NAME + r")\s+(?:celebrates|has)\s+(?:their|his|her)\s+birthday\s+(?:on\s+)?(?P<v2>.+)"),
+    # "Priya is the on-call lead": a post one person holds at a time, keyed by the post, so that "Bilal took over
+    # as on-call lead" meets it (extract.py keys a handover the same way)
+    ("holds-post", "entity", 0.75, "user", "owner",
+     r"^(?P<v>" + _NAME + r")\s+is\s+(?:now\s+)?the\s+(?:new\s+|current\s+)?" + POST + r"\s*[.!]?$"),
+    # "I report to Gareth Boyle": who one's manager is, whatever the wording
+    ("reports-to", "entity", 0.75, "user", "manager",
+     r"^(?P<s>i|" + _NAME + r")\s+(?:now\s+)?(?:directly\s+)?reports?\s+(?:directly\s+)?to\s+(?P<v>" + _NAME + r")"
+     r"(?:\s+now|\s+(?:after|since|following)\s+[^,;]+)?\s*[.!]?$"),
+    # "Verano assigned us a new point of contact, Beatriz Salas": a new holder of a post at a named party
+    ("assigned-contact", "entity", 0.75, "user", "contact",
+     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:assigned|gave|given|appointed|named)\s+(?:us|me)\s+(?:a\s+)?new\s+"
+     r"(?:main\s+|primary\s+)?(?:contact|point of contact|poc|liaison|account manager)\s*[,:—-]\s*"
+     r"(?P<v>" + _NAME + r")\s*[.!]?$"),
     ("role", "entity", 0.7, "user", "role",
      r"^(?P<s>" + _NAME + r")\s+(?:is|works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
-     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
+     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"
+     # "Yusuf is PM for checkout": a title that is an acronym needs no article
+     r"|^(?P<s2>" + _NAME + r")\s+is\s+(?P<v2>(?-i:PM|EM|TPM|SRE|QA|CTO|CEO|CFO|COO|VP)(?:\s+(?:for|on|of)\s+[\w -]+)?)"
+     r"\s*[.!]?$"),
     ("joining-as", "entity", 0.75, "user", "role",
      r"^(?P<s>" + _NAME + r")\s+is\s+joining(?:\s+us)?\s+as\s+(?:an?\s+|our\s+)?(?:new\s+)?"
      r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"),
@@ -586,6 +622,14 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-name-of", "entity", 0.8, "user", "name",
      r"^(?:the\s+|my\s+|our\s+)?(?P<s>[\w -]+?)(?:'s|’s)\s+name\s+is\s+(?P<v>.+)"
      r"|^(?:call me|i go by)\s+(?P<v2>" + _NAME + r")"),
+    # "Releases happen weekly on Tuesdays", "release every other Wednesday": when something recurs is its schedule
+    ("broad-cadence", "domain_fact", 0.7, "user", "schedule",
+     r"^(?:the\s+|our\s+)?(?:(?P<s>(?!(?:i|we|you|they|it|he|she|this|that|things|stuff)\b)[\w-]+(?:\s+[\w-]+)??)\s+"
+     r"(?:happens?|go(?:es)? out|ships?|runs?|takes? place|(?:is|are)\s+(?:held|cut|done))"
+     r"|(?P<s2>(?:release|deploy|standup|stand-up|retro|sync|backup|build|report|digest|demo|payroll|invoice)s?))\s+"
+     r"(?P<v>(?:weekly|daily|nightly|hourly|monthly|biweekly|fortnightly|quarterly)(?:\s+on\s+" + _WEEKDAY + r")?"
+     r"|every\s+(?:other\s+|second\s+)?(?:" + _WEEKDAY + r"|(?:day|week|month|morning|night|hour|weekday)s?))"
+     r"(?:\s+now)?\s*[.!]?$"),
     ("broad-setting", "domain_fact", 0.7, "any", "",
      r"^(?:the\s+|our\s+|your\s+)?(?P<s>(?:[\w-]+\s+){0,3}?(?:target|goal|sla|slo|budget|limit|cap|ceiling|ttl|timeout|"
      r"retention|deadline|rotation|cadence))\b(?:\s+(?:for|of|on)\s+(?P<s2>[\w ]+?))?\s+(?:is|are|=|:)\s+"

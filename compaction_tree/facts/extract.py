@@ -23,7 +23,7 @@ from ..config import Config
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, sentences, stem, word_form
 from ..topics import is_generic
-from .cues import BROAD_CUES, CUES, LEAD_VERB, VALUE_SPLIT, Cue
+from .cues import BROAD_CUES, CUES, LEAD_VERB, POST, VALUE_SPLIT, Cue
 from .frames import FrameMatch, frame_of
 from .gates import (
     ANSWERING,
@@ -44,6 +44,7 @@ from .statement import (
     CHANGE_VERB,
     CHANGE_WORDS,
     CLASS_NOUNS,
+    DEPARTED,
     KNOWN_ASPECTS,
     Change,
     change_of,
@@ -143,6 +144,16 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
     if cue.name == "we-host" and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name == "broad-relation" and subject:
+        relation = match.string[match.start() : match.start("v")]
+        if re.search(r"\b(?:kept|retained|stored)\s+for\s*$", relation, re.IGNORECASE):
+            subject += " retention"  # "logs are kept for 90 days": how long they are kept, one side of the logs
+        elif re.search(r"\bexpires?\s+after\s*$", relation, re.IGNORECASE):
+            subject += " timeout"  # "sessions expire after 30 minutes": the sessions' timeout
+    if cue.name in ("no-x-on", "broad-no-x") and re.search(
+        r"\b(?:deploy(?:ment)?|release|merge|ship)s?$", subject, re.I
+    ):
+        subject += " cutoff"  # "no deploys on Fridays": when shipping stops, as "the freeze day is Thursday now"
     if cue.name == "meeting-at" and groups.get("s2"):
         subject += " standup"  # "the design team stands up at 10:30": the design standup
     if cue.name in ("i-always", "i-never") and subject:
@@ -270,7 +281,7 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
-    lasting = _without_lasting(text, raw, speaker, topic)
+    lasting = _without_lasting(text, raw, speaker, topic) or _after_departure(text, raw, speaker, topic)
     if lasting is not None:
         return lasting
     assistant = is_assistant(speaker)
@@ -314,7 +325,9 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     if change is None or (change.contrast and not (mine and key_words(change.old, generic=True))) or assistant:
         return None
     # "we switched Atlas from Heroku to Fly.io", "no more cortado for me": a change states a fact by itself
-    if rejection(text, raw, "decision", change) is not None or EVENT.search(text):
+    if rejection(text, raw, "decision", change) is not None or (
+        EVENT.search(text) and not _sets_a_target(text, change)
+    ):
         return None
     if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
         return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
@@ -329,6 +342,21 @@ def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None
     return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
 
 
+# the sides of a thing that a metric's value sets: a target's change is a setting, the metric's moving an event
+_TARGETS = frozenset(
+    {"goal", "target", "limit", "cap", "ceiling", "quota", "timeout", "sla", "slo", "budget", "threshold"}
+)
+_FIXED = re.compile(r"\b(?:fixed|resolved|solved)\b", re.IGNORECASE)
+
+
+def _sets_a_target(text: str, change: Change) -> bool:
+    """ "Search latency goal got tightened to 200ms": the change of a target, though it names a metric and its
+    value (which alone tell of an event, "latency went up to 300ms")."""
+    if _FIXED.search(text) or not change.new:
+        return False
+    return bool({fold(w) for w in WORD.findall(change.subject or text[: change.start])} & _TARGETS)
+
+
 def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """What a statement that says it lasts ("the staging URL is X from now on") states, read without the words
     that say so, so that its subject is what it is about, not the rest of the sentence."""
@@ -337,6 +365,27 @@ def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted
         return None
     inner = _extract_clause(bare, speaker, topic)
     if inner is None or inner.cue in _LASTING_CUES:
+        return None
+    return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
+
+
+# "Rune stepped down, ...": who left is the value replaced (statement.py), what follows the statement
+_DEPARTED = re.compile(
+    r"^(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+(?:has\s+)?"
+    + DEPARTED
+    + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?=(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+
+
+def _after_departure(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """What "Rune stepped down, Olga leads the data team now" states: its subject is that of what follows the
+    departure ("data_owner"), so that it meets "Rune leads the data team"."""
+    departed = _DEPARTED.match(text)
+    if departed is None or rejection(text, raw, "decision") is not None:
+        return None
+    inner = _extract_clause(text[departed.end() :], speaker, topic)
+    if inner is None:
         return None
     return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
 
@@ -412,9 +461,20 @@ _INSTRUCTION = re.compile(
 )
 
 
+# "the workflow engine is Airflow": what a named value fills
+_FILLED = re.compile(
+    r"^(?:the\s+|our\s+|my\s+)?(?P<s>(?!(?:it|this|that|he|she|they|we|i)\b)[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|are)\s+"
+    r"(?:now\s+)?(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z0-9])[\w.-]*){0,2}$",
+    re.IGNORECASE,
+)
+
+
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
+    filled = _FILLED.match(value.strip().rstrip(".")) if cue.name in _LASTING_CUES and not subject else None
+    if filled is not None:  # "from now on the workflow engine is Airflow": about the workflow engine
+        return subject_key(filled.group("s")) or subject_key(filled.group("s"), generic=True)
     subject = _CHANGE_TAIL.sub("", subject)
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
@@ -458,8 +518,14 @@ def _library_key(value: str) -> str:
     return subject_key(library.group(1), aspect="version", generic=True) if library else ""
 
 
+_POST = re.compile(r"(?:the\s+|our\s+)?(?:new\s+)?" + POST, re.IGNORECASE)
+
+
 def change_key(text: str, change: Change, topic: str = "") -> str:
     """The subject of a change: what changed, without its old and new values or the verb that says so."""
+    post = _POST.fullmatch(change.subject)
+    if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
+        return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]

@@ -1,6 +1,7 @@
 """What a fact statement says, for consolidation and extraction: its terms, entities and names,
 and, when it states a change ("switched from X to Y", "no more X", "(was X)"), the value it
-replaces and the new one. Pure.
+replaces and the new one. A statement that dates its value to a change ("since the migration",
+"now that ...") states a change too, of a value it does not name. Pure.
 """
 
 from __future__ import annotations
@@ -20,12 +21,20 @@ CHANGE_VERB = (
     r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
+# "Rune stepped down, ...", "Desmond changed teams": someone left a post, and who holds it is the value replaced
+DEPARTED = (
+    r"(?:stepped down|stepped back|quit|retired|moved on|changed teams|moved teams|is leaving|"
+    r"left\s+(?:the\s+(?:company|team)|us\b|(?-i:[A-Z])\w+))\b[^,;]{0,40}"
+)
 # "from now on", "from next week": when a change starts, not what it replaces
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
+    # "Rune stepped down, Olga leads the data team now": who left names the value replaced
+    r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?P<v>" + _NAME + r")\s+"
+    r"(?:now\s+)?(?=(?:leads|owns|runs|manages|handles|covers|looks after|is|took over|has taken over|takes over)\b)",
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
@@ -66,6 +75,12 @@ _CHANGE_FORMS = (
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
+    # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
+    r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
+    r"(?P<v>(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\s+team\s+as\s+(?:an?\s+|the\s+|its\s+)?[\w -]+?)[.!]?$",
+    r"^(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:took|taken|takes|is taking|stepped|steps)\s+(?:over|in|up)\s+as\s+"
+    r"(?:the\s+|our\s+)?(?:new\s+)?(?P<s>(?:[\w-]+\s+){0,2}(?:lead|head|owner|dri|captain|manager|maintainer|contact|"
+    r"point of contact|poc|chair)(?:\s+(?:for|of|on)\s+(?!today|tonight|this\b|now\b)[\w-]+(?:\s+[\w-]+){0,2})?)[.!]?$",
     r"^(?P<v>[^,;]+?)\s+is\s+(?P<s>[^,;]+?['’]s\s+new\s+[\w -]{2,30})$",
     r"^new\s+(?P<s>[\w' -]{2,30}?)\s*:\s*(?P<v>.+)",
     r"\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|finally\s+)?(?:switch|mov|migrat|upgrad|bump|rais|lower|"
@@ -75,6 +90,8 @@ _CHANGE_FORMS = (
     r"^(?:we|i)?(?:'ve|\s+have)?\s*(?:just\s+|finally\s+)?(?:upgraded|bumped|moved|updated|went)\s+(?:up\s+)?to\s+"
     r"(?P<v>(?-i:[A-Z])?[\w.-]+\s+v?\d+(?:\.\d+)+)\b",
     r"^(?:moving|migrating|switching|porting)\s+(?P<s>[^,;]+?)\s+(?:over\s+)?(?:to|onto)\s+(?P<v>[^,;]+)",
+    # "we've gone to one-week iterations": the perfect says the new value holds now
+    r"^we(?:'ve|\s+have)\s+(?:now\s+)?(?:gone|moved|switched|changed)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)$",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+now\s+(?:at|on|in|using|running)?\s*(?P<v>.+)",
     r"^(?!(?:we|i|it|they|he|she|you|that|this|everything|nothing)\b)(?P<s>(?:the\s+|our\s+|my\s+)?[\w.'’ -]{2,40}?)"
     r"(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:on\s+|at\s+|in\s+|with\s+|using\s+)?(?P<v>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)\s+"
@@ -96,6 +113,10 @@ _CHANGE_FORMS = (
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
     r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
     r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
+    # "the Safari login issue is actually triggered by Y": a failure's cause, corrected
+    r"^(?:(?:it\s+)?turns out\s+)?(?P<s>[^,;]+?\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|"
+    r"timeouts|breakage|ooms|5\d\ds))\s+(?:is|are|was|were)\s+(?:actually|really)\s+(?:about|triggered by|caused by|"
+    r"due to|down to|coming from)\s+(?P<v>[^,;]+)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
@@ -173,6 +194,8 @@ ASPECTS = {
     "rotation": "rotation",
     "allergy": "allergy allergies allergic",
     "birthday": "birthday birthdays",
+    "retention": "retention retained",
+    "failure": "failure failures",  # the failure cues' side: "e2e_failure" and "e2e_suite_failure" are one side
 }
 # Words that name the class of a thing, not which one ("the billing service", "the Orca team"):
 # left out of a key that holds a more specific word
@@ -181,11 +204,16 @@ CLASS_NOUNS = frozenset(
 )
 # acronyms that name a side of things, not a thing: never what tells two subjects apart
 GENERIC_ACRONYMS = frozenset(
-    _wordset("sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os")
+    _wordset(
+        "sla slo api ci cd pr db sdk cli ui ux qa sre sso mfa dns cdn vpn url ttl rps qps eta etl os p50 p90 p95 p99"
+    )
 )
 ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
 KNOWN_ASPECTS = frozenset(ASPECTS)
-WEAK_ASPECTS = frozenset({"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now"})
+# "latency" too: the metric a target in ms or a percentile sets ("search_latency_goal" is "p95_goal_search")
+WEAK_ASPECTS = frozenset(
+    {"time", "day", "rule", "new", "setting", "current", "main", "deploy", "deploys", "now", "latency"}
+)
 
 
 @lru_cache(maxsize=65536)
@@ -198,7 +226,8 @@ def key_parts(subject: str) -> frozenset[str]:
     return frozenset(undated or specific or parts)
 
 
-_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?(?:\s?(?:am|pm))?|\$?\d%?(?:\s?(?:am|pm))?", re.IGNORECASE)
+_UNIT = r"(?:\s?(?:am|pm)\b|\s?(?:kb|mb|gb|tb)\b)?"  # "2 pm" and "512MB" are values whole: "512MB" is not "512GB"
+_VALUE = re.compile(r"\$?\d[\d,.:]*\d%?" + _UNIT + r"|\$?\d%?" + _UNIT, re.IGNORECASE)
 _SPEAKER = re.compile(r"^[\w.-]{1,40}:\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _JOINER = re.compile(r"[.'’_-]")
@@ -277,10 +306,16 @@ def words_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _counted(token: str) -> bool:
+    """ "two-week", "three-day": a number word joined to a unit."""
+    return fold(_JOINER.split(token)[0]) in NUMBER_WORDS
+
+
 def _name_start(token: str) -> bool:
-    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping")."""
+    """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping") or
+    names a side of things ("Retention got extended to 180 days")."""
     form = word_form(token)
-    return not is_generic(form) and not form.endswith(("ed", "ing", "ly"))
+    return not is_generic(form) and not form.endswith(("ed", "ing", "ly")) and form not in ASPECT_OF
 
 
 def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -298,7 +333,8 @@ def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         token = match.group()
         first = not text[start : match.start()].strip()
         bare = _POSSESSIVE.sub("", token)
-        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare)
+        # "fly.io", "event-bus" name things; "two-week" is a value
+        technical = bool(_TECHNICAL.search(bare)) and not _is_value(bare) and not _counted(bare)
         acronym = len(bare) >= 2 and bare.isupper() and bare.isalpha()
         capitalized = bare[:1].isupper() and fold(bare) not in STOPWORDS and (not first or _name_start(bare))
         form = bare.lower() if technical else word_form(bare)
@@ -333,9 +369,21 @@ class Analysis:
     change: bool
 
 
+# "runs at 04:00 UTC since the migration", "300kb now that we lazy-load charts": a value dated to a change is a
+# change, though no change form says what it replaces
+STARTED = re.compile(
+    r"\S\s+(?:now that\s+\w|as of\s+(?:the|our)\s+\w|(?:ever\s+)?since\s+(?:the|our)\s+(?:[\w-]+\s+)?"
+    r"(?:migration|move|switch|reorg|re-org|upgrade|rewrite|review|incident|outage|change|update|redesign|merger|"
+    r"acquisition|launch|cutover)s?\b)",
+    re.IGNORECASE,
+)
+
+
 def analyse(text: str) -> Analysis:
     body = plain_text(text).rstrip(".")  # the period a fact ends with is no part of a change form
     change = change_of(body)
+    if change is None and STARTED.search(body):
+        change = Change("", "", "", len(body))
     old = new = ""
     if change is not None:
         old, new = change.old, new_value(body, change)
@@ -358,11 +406,12 @@ _SHAPES = (
     ("clock", re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|noon|midnight")),
     ("money", re.compile(r"\$[\d,.]+k?")),
     ("percent", re.compile(r"[\d.]+%")),
+    ("size", re.compile(r"[\d.]+(?:kb|mb|gb|tb)")),
 )
 
 
 def shapes_of(info: Analysis) -> frozenset[str]:
-    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a weekday..."""
+    """The kinds of value a statement holds: a version, a clock time, money, a percentage, a size, a weekday..."""
     found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
     if info.words & CALENDAR:
         found.add("calendar")
