@@ -44,7 +44,7 @@ from .statement import (
     CHANGE_VERB,
     CHANGE_WORDS,
     CLASS_NOUNS,
-    DEPARTED,
+    DEPARTURE_LEAD,
     KNOWN_ASPECTS,
     Change,
     change_of,
@@ -357,37 +357,34 @@ def _sets_a_target(text: str, change: Change) -> bool:
     return bool({fold(w) for w in WORD.findall(change.subject or text[: change.start])} & _TARGETS)
 
 
-def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
-    """What a statement that says it lasts ("the staging URL is X from now on") states, read without the words
-    that say so, so that its subject is what it is about, not the rest of the sentence."""
-    bare = " ".join(_LASTING.sub(" ", text).split()).strip(" ,")
-    if bare == text or rejection(text, raw, "decision") is not None:
+def _read_as(
+    text: str, core: str, raw: str, speaker: str, topic: str, skip: frozenset[str] = frozenset()
+) -> Extracted | None:
+    """What a statement states when its core is read alone (for its subject and category), kept in its own words."""
+    if core == text or rejection(text, raw, "decision") is not None:
         return None
-    inner = _extract_clause(bare, speaker, topic)
-    if inner is None or inner.cue in _LASTING_CUES:
+    inner = _extract_clause(core, speaker, topic)
+    if inner is None or inner.cue in skip:
         return None
     return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
 
 
+def _without_lasting(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """What a statement that says it lasts ("the staging URL is X from now on") states, read without the words
+    that say so, so that its subject is what it is about, not the rest of the sentence."""
+    bare = " ".join(_LASTING.sub(" ", text).split()).strip(" ,")
+    return _read_as(text, bare, raw, speaker, topic, skip=_LASTING_CUES)
+
+
 # "Rune stepped down, ...": who left is the value replaced (statement.py), what follows the statement
-_DEPARTED = re.compile(
-    r"^(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+(?:has\s+)?"
-    + DEPARTED
-    + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?=(?-i:[A-Z]))",
-    re.IGNORECASE,
-)
+_DEPARTED = re.compile(DEPARTURE_LEAD + r"(?=(?-i:[A-Z]))", re.IGNORECASE)
 
 
 def _after_departure(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """What "Rune stepped down, Olga leads the data team now" states: its subject is that of what follows the
     departure ("data_owner"), so that it meets "Rune leads the data team"."""
     departed = _DEPARTED.match(text)
-    if departed is None or rejection(text, raw, "decision") is not None:
-        return None
-    inner = _extract_clause(text[departed.end() :], speaker, topic)
-    if inner is None:
-        return None
-    return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)
+    return _read_as(text, text[departed.end() :], raw, speaker, topic) if departed else None
 
 
 # "the gateway is slow", "Drone queue for Kestrel is long": how something is doing, not what it is

@@ -26,6 +26,8 @@ DEPARTED = (
     r"(?:stepped down|stepped back|quit|retired|moved on|changed teams|moved teams|is leaving|"
     r"left\s+(?:the\s+(?:company|team)|us\b|(?-i:[A-Z])\w+))\b[^,;]{0,40}"
 )
+# the clause a departure opens a statement with, up to who holds the post now ("Rune stepped down, Olga ...")
+DEPARTURE_LEAD = r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?"
 # "from now on", "from next week": when a change starts, not what it replaces
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
@@ -33,7 +35,7 @@ _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # fmt: off
 _CHANGE_FORMS = (
     # "Rune stepped down, Olga leads the data team now": who left names the value replaced
-    r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?(?P<v>" + _NAME + r")\s+"
+    DEPARTURE_LEAD + r"(?P<v>" + _NAME + r")\s+"
     r"(?:now\s+)?(?=(?:leads|owns|runs|manages|handles|covers|looks after|is|took over|has taken over|takes over)\b)",
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
