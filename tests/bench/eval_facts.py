@@ -19,9 +19,10 @@ Matching rules (strict, stated here so the figures can be checked):
   chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
 - Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
 - Unlabelled: wrong facts whose sources are all chunks the generator planted for a *question*
-  ("Ezra moved to the identity team" for a multi-hop question). Many are true durable facts the
-  corpus does not label as facts, so a second figure, precision over labelled facts, leaves them
-  out. The strict precision above is the headline.
+  ("Ezra moved to the identity team" for a multi-hop question), other than questions about an event
+  (corpus.EVENT_SPECS: "Kestrel 3.20 shipped today" is wrong wherever it is stored). Many are true
+  durable facts the corpus does not label as facts, so a second figure, precision over labelled
+  facts, leaves them out. Both are reported; the strict one counts them wrong.
 
 Tune on split="dev" seeds only; report split="test" seeds (held out: other templates, other names).
 
@@ -140,6 +141,9 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
         chunk for chunk, key in corpus.meta["templates"]["chunks"].items() if key.split(".")[1] != "again"
     } - {i for p in planted for i in p.stated_in}
     distractors = {d["chunk"] for d in corpus.meta["distractors"]}
+    events = {
+        c for c, key in corpus.meta["templates"]["chunks"].items() if key.rsplit(".", 2)[0] in corpus_module.EVENT_SPECS
+    }
     agree = 0
     for f in stored:
         hits = [n for n, p in enumerate(current_planted) if version_matches(f.current, p)]
@@ -153,7 +157,7 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
             result.wrong.append(f"duplicate  {f.subject}: {f.current.fact}")
         else:
             result.wrong.append(f"unplanted  {f.subject}: {f.current.fact}")
-            result.unlabelled += set(f.current.sources) <= question_chunks - distractors
+            result.unlabelled += set(f.current.sources) <= question_chunks - distractors - events
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
         if n not in claimed:
