@@ -323,3 +323,52 @@ def test_the_sample_conversation_gives_the_same_files_in_any_order() -> None:
     expected = files(_sample_outcome())
     assert files(_sample_outcome(shuffle=1)) == expected == files(_sample_outcome(shuffle=2))
     assert render_audit(consolidate([]).events) == ""
+
+
+# ---- the learned model: a second opinion on what no cue or frame took -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the office wifi password rotates every 90 days", "I drive a 2019 Skoda Octavia"],
+)
+def test_the_learned_model_takes_a_statement_no_cue_knows(sentence: str) -> None:
+    got = facts.extract_sentence(sentence, "user")
+    assert got is not None and got.cue == "learned", got
+    assert got.category in facts.CATEGORIES and facts.SUBJECT.fullmatch(got.subject)
+    assert got.confidence >= Config().fact_min_confidence  # stored at the default floor
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Wow, Maya, that is so cool!",
+        "thanks so much, Leo",
+        "I will call Ben at 5",
+        "we watched Dune last night with Sam",
+        "give me 3 ideas for dinner in Lisbon",
+        "Dancing is like second nature to me.",
+    ],
+)
+def test_chatter_with_names_and_numbers_is_no_fact(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None
+
+
+def test_the_learned_model_speaks_for_users_only() -> None:
+    assert facts.extract_sentence("the office wifi password rotates every 90 days", "assistant") is None
+
+
+def test_a_statement_read_without_its_lasting_words_still_states_its_change() -> None:
+    # the core "Bundler is Vite" alone would be the model's; the whole sentence is a change of the bundler
+    got = facts.extract_sentence("Bundler is Vite going forward.", "user")
+    assert got is not None and (got.cue, got.subject) == ("change", "bundler")
+
+
+def test_the_learned_opinion_is_the_same_every_time() -> None:
+    from compaction_tree.facts import learned
+
+    seen = learned.features("I drive a 2019 Skoda Octavia", False)
+    assert list(seen) == sorted(seen) and "w:#num" in seen and "w:#name" in seen
+    first = learned.opinion("I drive a 2019 Skoda Octavia", False)
+    assert first == learned.opinion("I drive a 2019 Skoda Octavia", False)
+    assert 0.0 < first.probability < 1.0 and first.category in facts.CATEGORIES

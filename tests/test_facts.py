@@ -574,6 +574,15 @@ def test_standing_fact_lines_put_preferences_and_constraints_first(vault: Vault)
     assert lines[0] == "- **indentation**: user: I prefer 4 spaces for indentation. (since 2025-02-01)"
 
 
+def test_a_fact_only_the_learned_model_vouches_for_waits_outside_the_standing_facts(vault: Vault) -> None:
+    unsure = Fact(
+        "office_wifi", "domain_fact", Version("The office wifi rotates every 90 days.", "2025-02-01", 0.65, 1, ("c",))
+    )
+    store(vault, fact("atlas_host", "Atlas runs on Fly.io."), unsure)
+    assert [line.split("**")[1] for line in facts.standing_fact_lines(vault)] == ["atlas_host"]
+    assert facts.get_fact(vault, "office_wifi") is not None  # still stored, found by know and recall
+
+
 def test_the_retrieval_check_reports_a_subject_no_longer_found() -> None:
     outcome = consolidate(
         [

@@ -23,6 +23,7 @@ from ..config import Config
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, sentences, stem, word_form
 from ..topics import is_generic
+from . import learned
 from .cues import BROAD_CUES, CUES, LEAD_VERB, POST, VALUE_SPLIT, Cue
 from .frames import FrameMatch, frame_of
 from .gates import (
@@ -56,9 +57,12 @@ from .statement import (
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-2"
+EXTRACTOR_VERSION = "cues-3"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
+LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
+LEARNED_FLOOR_UNNAMED = 0.98  # for a statement that names and counts nothing
+LEARNED_CONFIDENCE = 0.65
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 
 
@@ -277,10 +281,15 @@ _LASTING = re.compile(
 _LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
 
 
-def _extract_clause(raw: str, speaker: str, topic: str = "") -> Extracted | None:
+def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = True) -> Extracted | None:
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
+    found = _by_cue(text, raw, speaker, topic)
+    return found if found is not None or not ask_model else _by_model(text, raw, speaker, topic)
+
+
+def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     lasting = _without_lasting(text, raw, speaker, topic) or _after_departure(text, raw, speaker, topic)
     if lasting is not None:
         return lasting
@@ -349,6 +358,99 @@ _TARGETS = frozenset(
 _FIXED = re.compile(r"\b(?:fixed|resolved|solved)\b", re.IGNORECASE)
 
 
+def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """A statement no cue or frame knew the wording of, if the learned model is sure of it (learned.py);
+    the gates still apply, and what it is about is the thing it names and the side of it."""
+    assistant = is_assistant(speaker)
+    if assistant or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text) or _CHATTER.search(text):
+        return None
+    if not _STATIVE.search(text) or _UNDER_WAY.search(text):
+        return None  # "Day 2 on Fly.", "Deploying the shipper now", "Priya is flying in tomorrow": no standing state
+    seen = learned.opinion(text, False)
+    # "Dancing is like second nature to me": about nothing named or counted, the model must be surer
+    floor = LEARNED_FLOOR if _named_things(text) or re.search(r"\d", text) else LEARNED_FLOOR_UNNAMED
+    change = change_of(text)
+    if seen.probability < floor or rejection(text, raw, seen.category, change) is not None:
+        return None
+    if _NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text):
+        return None
+    if change is not None and (change.old or change.subject):
+        key = change_key(text, change, topic)
+    else:
+        key = _model_key(text, topic)
+    if not key:
+        return None
+    confidence = LEARNED_CONFIDENCE - (0.1 if HEDGE.search(text) else 0.0)
+    return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
+
+
+# what a conversation is mostly made of, which the synthetic material the model learned from lacks:
+# reactions, feelings, encouragement, and a name said to whoever is listening ("that's so cool, Jon")
+_CHATTER = re.compile(
+    r"\b(?:wow|oof|aw+|yay|omg|congrats|congratulations|thanks|thank you|awesome|amazing|gorgeous|beautiful|"
+    r"lovely|cool|nice|great|glad|happy|sad|sorry|proud|excited|tough|hope|hoping|feel|feels|feeling|felt|"
+    r"miss|means? a lot|so much|can'?t wait|sounds)\b"
+    r"|^(?-i:[A-Z])\w+,\s|,\s*(?-i:[A-Z])\w+\s*[.!?]*$"
+    # what one means to do: a plan, which the cues read as a decision when it is one ("we'll use Kafka")
+    r"|\b(?:will|won['’]t|gonna|shall)\b"
+    r"|\b(?:i|we)(?:['’]ll|['’]m going to|['’]re going to|\s+am going to|\s+are going to)\b",
+    re.IGNORECASE,
+)
+
+
+# A standing fact says what something is, has or does as a rule: a finite verb of state in the present
+# ("is", "has", "uses", "lives", "expires", "breaks"); a note without one ("Alerts in Grafana.") is left to the cues
+_STATIVE = re.compile(
+    r"\b(?:is|are|am|has|have|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
+    r"takes?|eats?|drinks?|plays?|drives?|teach(?:es)?|expires?|rotates?|meets?|belongs?|costs?|pays?|stays?|"
+    r"keeps?|speaks?|stud(?:y|ies)|gets?|holds?|handles?|covers?|leads?|manages?|sits?|lasts?|breaks?|fails?|"
+    r"crash(?:es)?|times out|means?|allows?|requires?|supports?|calls?|sends?|reads?|writes?|stores?|serves?)\b"
+    r"|(?<=\w)['’](?:s|m|re|ve)\b",
+    re.IGNORECASE,
+)
+# what is under way or coming, not what holds: "is flying to Oslo", "Deploying now", "from tomorrow"
+_UNDER_WAY = re.compile(
+    r"^\w+ing\b|\b(?:is|are|am|['’]s|['’]re|['’]m)\s+(?!going\b)\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:morning|afternoon|evening|week|weekend)|"
+    r"coming up|right now|just now|yet|so far|anymore)\b|^(?:this|that|it|here|there)\b"
+    # a status ("the PR is approved") and what one month holds ("the bill for January")
+    r"|\b(?:is|are)\s+(?:now\s+)?(?:approved|merged|done|fixed|closed|ready|finished|deployed|shipped|released|"
+    r"resolved|down|green|red|blocked|live)\b|\bfor (?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)\b",
+    re.IGNORECASE,
+)
+
+
+def _named_things(text: str) -> frozenset[str]:
+    """The names a sentence holds, past its first word (which is capitalized anyway)."""
+    first = WORD.match(text)
+    return names_of(text[first.end() :] if first else text)[1]
+
+
+def _model_key(text: str, topic: str) -> str:
+    """What a statement the model took is about: the phrase before its verb ("our staging box", "Pilar's
+    birthday"), or the note's topic, with the side of things the sentence names; a statement about oneself ("I
+    take the 42 bus to work") by what follows the verb, its names left out (they are the value, as "Hetzner" is
+    in "our staging box is on Hetzner", which must meet "we moved staging to DigitalOcean"), or by the verb
+    ("I drive a Skoda Octavia")."""
+    verb = _STATIVE.search(text)
+    if verb is None:
+        return ""
+    sides = [ASPECT_OF[w] for w in key_words(text, generic=True) if w in ASPECT_OF]
+    side = sides[0] if sides else ""
+    before = text[: verb.start()]
+    if key_words(before):
+        key = subject_key(before, aspect=side)
+        if set(key.split("_")) <= KNOWN_ASPECTS:  # "CI still runs postgres:15": not what CI is, a side of it
+            key = key_from_words([key, *key_words(text[verb.end() :])[:1]])
+        return key
+    if topic:
+        return subject_key(topic, aspect=side)
+    after = text[verb.end() :]
+    _, names = names_of(after)
+    return subject_key(after, aspect=side, drop=names) or side or subject_key(verb.group(), generic=True)
+
+
 def _sets_a_target(text: str, change: Change) -> bool:
     """ "Search latency goal got tightened to 200ms": the change of a target, though it names a metric and its
     value (which alone tell of an event, "latency went up to 300ms")."""
@@ -363,7 +465,7 @@ def _read_as(
     """What a statement states when its core is read alone (for its subject and category), kept in its own words."""
     if core == text or rejection(text, raw, "decision") is not None:
         return None
-    inner = _extract_clause(core, speaker, topic)
+    inner = _extract_clause(core, speaker, topic, ask_model=False)  # the whole sentence may still state a change
     if inner is None or inner.cue in skip:
         return None
     return Extracted(inner.category, inner.subject, _fact_text(speaker, text), inner.confidence, inner.cue)

@@ -60,6 +60,8 @@ REPORT_FILE = ".memtree/facts-report.json"
 EMBEDDINGS_FILE = ".memtree/fact-embeddings.json"
 CHECK_LIMIT = 5  # the retrieval check: a fact must come back among this many for its own subject
 STANDING_WORDS = 30  # a standing fact's line in ROOT.md is cut after this many words
+# what the learned model alone vouches for (0.65) waits in facts/ until it is said again, which raises it
+STANDING_MIN_CONFIDENCE = 0.7
 STANDING_ORDER = ("preference", "constraint", "decision", "failure_pattern", "domain_fact", "entity")
 
 # ---------------------------------------------------------------- matching facts to a query
@@ -153,10 +155,10 @@ def facts_matching(vault: Vault, text: str, limit: int = 5) -> list[Fact]:
 
 
 def standing_fact_lines(vault: Vault) -> tuple[str, ...]:
-    """ROOT.md's "Standing facts": one line per current fact, preferences and constraints first,
-    then the most corroborated, the most confident and the most recent."""
+    """ROOT.md's "Standing facts": one line per current fact sure enough to stand there, preferences and
+    constraints first, then the most corroborated, the most confident and the most recent."""
     facts = sorted(
-        load_facts(vault),
+        (f for f in load_facts(vault) if f.current.confidence >= STANDING_MIN_CONFIDENCE),
         key=lambda f: (
             STANDING_ORDER.index(f.category),
             -f.current.seen,
