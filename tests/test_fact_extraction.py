@@ -372,3 +372,16 @@ def test_the_learned_opinion_is_the_same_every_time() -> None:
     first = learned.opinion("I drive a 2019 Skoda Octavia", False)
     assert first == learned.opinion("I drive a 2019 Skoda Octavia", False)
     assert 0.0 < first.probability < 1.0 and first.category in facts.CATEGORIES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("my phone plan is with Telenor", "I cancelled Telenor and went with Lycamobile"),
+        ("I play cello in Northern Voices", "I quit Northern Voices, I'm with the Harbour Singers now"),
+    ],
+)
+def test_what_one_gave_up_names_the_value_a_change_replaces(old: str, new: str) -> None:
+    outcome = consolidate(said(("2026-01-05", "a", old), ("2026-03-02", "b", new))).facts
+    changed = holding(outcome, "b")
+    assert [v.sources for v in changed.history] == [("a",)]  # the old statement moved into its history

@@ -47,6 +47,12 @@ _CHANGE_FORMS = (
     r"(?:given|gave|giving) up(?: on)?)\s+"
     r"(?P<o>[^,;]+?)[,;]\s*(?:(?:we'?re\s+|i'?m\s+)?(?:going for|switching to|moving to|from now on|going forward)\s+"
     r"|it'?s\s+|now\s+(?:it'?s\s+)?|(?:my|our|the)\s+[\w-]+(?:\s+now)?\s+is\s+(?:now\s+)?)(?P<v>.*)",
+    # "I left The Lowlands, I'm drumming for Copper Jar now", "sold the Civic, got a used Kia Niro": what one
+    # gave up, then what one has instead
+    r"^(?:(?:ok|so|well),?\s+)?(?:i|we)?(?:\s*(?:just|finally))?\s*"
+    r"(?:left|quit|sold|cancell?ed|ditched|gave up(?: on)?)\s+"
+    r"(?P<o>[^,;]*?(?-i:[A-Z])[^,;]*?)(?:[,;]\s*|\s+and\s+)(?:so\s+|now\s+)?(?!.*\b(?:was|were)\b)(?P<v>[^,;]+?)"
+    r"(?:\s+(?:now|instead))?$",
     r"\b(?:swapp|trad|exchang)\w*\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
     # "Jenkins was replaced by Buildkite for Kelso": the passive names the old value first
     r"^(?P<o>[^,;]+?)\s+(?:was|were|has been|have been|got|is being|is)\s+replaced\s+(?:by|with)\s+(?P<v>[^,;]+?)"
