@@ -6,6 +6,7 @@ the day's summary; the store under facts/ is rebuilt from all of them after ever
     cues.py         the cue tables: the shapes of durable statements
     gates.py        what disqualifies a sentence (questions, moments, hypotheticals, pasted logs)
     frames.py       a topic word with a value of the right kind, whatever the word order
+    learned.py      a linear model's opinion on a sentence no cue or frame took (weights in data/)
     extract.py      sentence -> fact (category, subject key, value, confidence)
     statement.py    the analysis of a statement: names, values, changes ("moved from X to Y")
     consolidate.py  clusters, merges, supersessions and contradictions, with an audit trail

@@ -5,7 +5,9 @@ disqualifies a statement (gates.py: questions, hypotheticals, temporary arrangem
 options, hearsay, pasted logs, one moment, work told as it happens). Then the cue tables
 (cues.py) are tried, the first that matches deciding the category and subject; then the frames
 (frames.py), which find a statement by what it is about whatever its word order; a sentence
-stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself.
+stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself. Last, a user's
+sentence none of them took is put to the learned model (learned.py), behind stricter gates of its
+own: a verb of state, nothing under way or planned, no chatter; its facts are less sure (0.65).
 
 A subject key names the thing and the side of it ("kestrel_host", "acme_limit", "priya_role"), so
 that a fact and its later change meet on one key or are linked by consolidate.py.
