@@ -379,6 +379,9 @@ def test_the_learned_opinion_is_the_same_every_time() -> None:
     [
         ("my phone plan is with Telenor", "I cancelled Telenor and went with Lycamobile"),
         ("I play cello in Northern Voices", "I quit Northern Voices, I'm with the Harbour Singers now"),
+        ("our car is a 2012 Mazda 3", "sold the Mazda, got a Tesla Model Y"),  # selling says what went
+        ("we use Travis for CI", "Travis is gone, everything runs on Buildkite now"),  # "runs on" is no subject
+        ("my team lead is Greta", "Greta left, my new team lead is Omar"),  # who left is the value replaced
     ],
 )
 def test_what_one_gave_up_names_the_value_a_change_replaces(old: str, new: str) -> None:

@@ -604,7 +604,7 @@ _FILE = re.compile(r"\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|t
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
 _ELIDED_I = re.compile(
     r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"
-    r"upgraded|migrated|forget|gave up|switch|move|change|go)\b",
+    r"upgraded|migrated|forget|gave up|switch|move|change|go|sold|quit|cancell?ed)\b",
     re.IGNORECASE,
 )
 _ADVERBS = frozenset(

@@ -24,7 +24,7 @@ CHANGE_VERB = (
 # "Rune stepped down, ...", "Desmond changed teams": someone left a post, and who holds it is the value replaced
 DEPARTED = (
     r"(?:stepped down|stepped back|quit|retired|moved on|changed teams|moved teams|is leaving|"
-    r"left\s+(?:the\s+(?:company|team)|us\b|(?-i:[A-Z])\w+))\b[^,;]{0,40}"
+    r"left\s+(?:the\s+(?:company|team)|us\b|(?-i:[A-Z])\w+)|left(?=\s+for\b|\s*[,;]))\b[^,;]{0,40}"
 )
 # the clause a departure opens a statement with, up to who holds the post now ("Rune stepped down, Olga ...")
 DEPARTURE_LEAD = r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?"
@@ -37,6 +37,9 @@ _CHANGE_FORMS = (
     # "Rune stepped down, Olga leads the data team now": who left names the value replaced
     DEPARTURE_LEAD + r"(?P<v>" + _NAME + r")\s+"
     r"(?:now\s+)?(?=(?:leads|owns|runs|manages|handles|covers|looks after|is|took over|has taken over|takes over)\b)",
+    # "Denise left, my new manager is Paul": the rest says what holds now (who "left Medellin" is no value)
+    r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?(?:left|quit|retired|stepped down|moved on)[,;]\s+(?:so\s+|and\s+|now\s+)?"
+    r"(?P<v>[^,;]+?)(?:\s+now)?$",
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
@@ -158,9 +161,11 @@ CHANGE_WORDS = frozenset(
     for w in _wordset(
         "switched switch moved move moves moving migrated migrating changed shifted bumped upgraded raised lowered "
         "replaced now anymore longer instead new rule out gone off left dropping going starting today tomorrow "
-        "cycle next actually forget read-only delete until"
+        "cycle next actually forget read-only delete until sold quit cancelled canceled ditched"
     )
 )
+# how a value is held, not what it is about: "everything runs on GitHub Actions now"
+RELATION_WORDS = frozenset(stem(word_form(w)) for w in _wordset("run runs use uses using live lives host hosted"))
 # number and calendar words are values: "two weeks" and "three weeks", "Friday" and "Monday" disagree
 NUMBER_WORDS = _wordset(
     "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred "
@@ -446,7 +451,7 @@ def names_old(current: Analysis, new: Analysis) -> bool:
     """
     if not new.old or not new.old <= current.words:
         return False
-    about = new.terms - new.old - CHANGE_WORDS
+    about = new.terms - new.old - CHANGE_WORDS - RELATION_WORDS
     return not (about - new.new) or bool(about & current.terms)
 
 
