@@ -412,7 +412,8 @@ _STATIVE = re.compile(
 )
 # what is under way or coming, not what holds: "is flying to Oslo", "Deploying now", "from tomorrow"
 _UNDER_WAY = re.compile(
-    r"^\w+ing\b|\b(?:is|are|am|['’]s|['’]re|['’]m)\s+(?!going\b)\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
+    r"^\w+ing\b|\b(?:is|are|am|['’]s|['’]re|['’]m|been)\s+(?:(?:even|still|also|just|really|\w+ly)\s+)?(?!going\b)"
+    r"\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:morning|afternoon|evening|week|weekend)|"
     r"coming up|right now|just now|yet|so far|anymore)\b|^(?:this|that|it|here|there)\b"
     # a status ("the PR is approved") and what one month holds ("the bill for January")

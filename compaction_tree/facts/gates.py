@@ -34,7 +34,8 @@ HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|say|hypothetically|in theory|what if|let's say)\b"
     r"|\b(?:if (?:we|i|you|they|it)|what if|would|could|might|maybe|perhaps|were to|in theory|hypothetically|"
     r"thinking (?:about|of)|considering|wondering|not sure|unsure|i guess|lol no|eventually|some ?day|one day|"
-    r"at some point|(?:he|she|they|you|it|we|that|i)['’]d (?!(?:like|love|prefer|rather|want)\b))\b",
+    r"at some point|may or may not|not convinced|(?:he|she|they|you|it|we|that|i)['’]d (?!(?:like|love|prefer|rather|"
+    r"want)\b))\b",
     re.IGNORECASE,
 )
 TEMPORARY = re.compile(
@@ -44,7 +45,9 @@ TEMPORARY = re.compile(
     r"for the time being|this once|one[- ]off|for (?:the next|this|these) (?:few |two |three |couple of |\d+ )?"
     r"(?:days?|weeks?|sprint|session|run|test run|release)|for this [\w-]+(?: [\w-]+)? only|only for (?:this|the next)"
     r"|while (?:i|we|he|she|they)(?:['’]m|['’]re|['’]s| am| are| is)? (?:away|out|off|gone|on leave|on vacation|"
-    r"travell?ing)|not\b[^.;]{0,40}\byet)\b",
+    r"travell?ing|debugg?ing|debug|testing|investigating)|not\b[^.;]{0,40}\byet|"
+    r"(?:until|till)\s+(?:the\s+)?[\w' -]{1,30}?\s+(?:lands|ships|arrives|comes|is (?:fixed|merged|out|back))|"
+    r"(?:weekend|week|day|sprint|release|migration|launch)\s+only|this week)\b",
     re.IGNORECASE,
 )
 REJECTED = re.compile(
@@ -128,6 +131,17 @@ def clean_sentence(sentence: str) -> str:
     return text.rstrip(" ,;:-")
 
 
+# work told as it happens ("bumping FastAPI to 0.111 on my branch", "porting the last endpoints") and what is asked
+# of the assistant ("write a message to the team saying ...", "make this recipe for 12"): no standing state
+UNDER_WAY = re.compile(
+    r"^(?:bumping|kicking off|trying|porting|testing|running|rebasing|debugging|rolling|pushing|merging|reverting|"
+    r"deploying|fixing|checking|looking into|digging into|rerunning|re-running|cutting|tagging|building)\b"
+    r"|^(?:write|draft|make|create|generate|summari[sz]e|translate|convert|rewrite|explain|tell|show)\s+(?:me\s+)?"
+    r"(?:a|an|this|that|these|the|my|our)\b",
+    re.IGNORECASE,
+)
+
+
 def rejection(text: str, raw: str, category: str, change: Change | None = None) -> str | None:
     """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
 
@@ -139,6 +153,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
         return "question"
     if PASTED.search(raw):
         return "pasted"
+    if UNDER_WAY.search(text):
+        return "under way"
     if TEMPORARY.search(text):
         return "temporary"
     if REJECTED.search(text) or (REJECTED_REASON.search(text) and not (change and change.new)):

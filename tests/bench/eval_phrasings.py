@@ -25,7 +25,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev|dev2|dev3|holdout|holdout2] [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set blind|dev|dev2|dev3|dev4|dev5|holdout|holdout2] [-v]
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ import fact_phrasings
 import fact_phrasings_dev
 import fact_phrasings_dev2
 import fact_phrasings_dev3
+import fact_phrasings_dev4
+import fact_phrasings_dev5
 import fact_phrasings_holdout
 import fact_phrasings_holdout2
 
@@ -53,6 +55,8 @@ SETS = {
     "dev": fact_phrasings_dev,
     "dev2": fact_phrasings_dev2,
     "dev3": fact_phrasings_dev3,
+    "dev4": fact_phrasings_dev4,
+    "dev5": fact_phrasings_dev5,
     "holdout": fact_phrasings_holdout,
     "holdout2": fact_phrasings_holdout2,
 }

@@ -7,7 +7,7 @@ Material, dev only (never the test split of the corpus, nor the blind or holdout
   noise chunk or a distractor (hypothetical, temporary, rejected...) is not, nor one planted for a
   question about an event (corpus.EVENT_SPECS: "Kestrel 3.20 shipped today", "finished the race in 1:50");
   the other chunks planted for questions are left out, since many state true facts nobody labelled;
-- the tuning phrasing sets (fact_phrasings_dev.py, fact_phrasings_dev2.py, fact_phrasings_dev3.py): labelled statements,
+- the tuning phrasing sets (fact_phrasings_dev*.py): labelled statements,
   non-facts (weighted up: they are the real-chat look-alikes the corpus noise lacks) and both
   sentences of every change.
 
@@ -33,6 +33,8 @@ import corpus as corpus_module
 import fact_phrasings_dev
 import fact_phrasings_dev2
 import fact_phrasings_dev3
+import fact_phrasings_dev4
+import fact_phrasings_dev5
 
 from compaction_tree.facts.extract import is_assistant
 from compaction_tree.facts.gates import clean_sentence
@@ -124,14 +126,17 @@ def render(heads: dict[str, dict[str, float]], counts: Iterable[str]) -> str:
 
 def build() -> str:
     examples = [e for seed in SEEDS for e in corpus_examples(seed)]
-    examples += (
-        phrasing_examples(fact_phrasings_dev)
-        + phrasing_examples(fact_phrasings_dev2)
-        + phrasing_examples(fact_phrasings_dev3)
-    )
+    for module in (
+        fact_phrasings_dev,
+        fact_phrasings_dev2,
+        fact_phrasings_dev3,
+        fact_phrasings_dev4,
+        fact_phrasings_dev5,
+    ):
+        examples += phrasing_examples(module)
     facts = sum(1 for _, c, _ in examples if c is not None)
     counts = [
-        f"dev corpus seeds {', '.join(map(str, SEEDS))} ({DAYS} days) and phrasing sets dev, dev2, dev3:",
+        f"dev corpus seeds {', '.join(map(str, SEEDS))} ({DAYS} days) and phrasing sets dev, dev2, dev3, dev4, dev5:",
         f"{len(examples)} sentences, {facts} facts",
     ]
     heads = {FACT: train(examples, FACT)}
