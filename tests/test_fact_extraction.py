@@ -388,3 +388,14 @@ def test_what_one_gave_up_names_the_value_a_change_replaces(old: str, new: str) 
     outcome = consolidate(said(("2026-01-05", "a", old), ("2026-03-02", "b", new))).facts
     changed = holding(outcome, "b")
     assert [v.sources for v in changed.history] == [("a",)]  # the old statement moved into its history
+
+
+def test_a_change_told_without_its_auxiliary_is_a_change() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-05", "a", "the Osprey upstream timeout is 30s"),
+            ("2026-03-02", "b", "Osprey timeout raised to 45s"),
+        )
+    ).facts
+    raised = holding(outcome, "b")
+    assert "45s" in raised.current.fact and [v.sources for v in raised.history] == [("a",)]

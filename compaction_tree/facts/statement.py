@@ -110,8 +110,9 @@ _CHANGE_FORMS = (
     r"\b(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|"
     r"pulled|shortened|lengthened|shifted|switched|upgraded|downgraded)\s+(?P<s>(?:the|our|their|its|my|his|her)\s+"
     r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
-    r"^(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+(?:bumped|raised|lowered|dropped|extended|"
-    r"tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
+    # "Osprey timeout raised to 45s": chat leaves out the "was"
+    r"^(?P<s>[^,;]+?)\s+(?:(?:got|was|were|has been|have been|is being|is)\s+)?"
+    r"(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
     r"upgraded|ported|migrated|relocated|transferred)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
     # "Gorse moved CI to GitLab CI": what it moved is the side that changed
