@@ -399,3 +399,14 @@ def test_a_change_told_without_its_auxiliary_is_a_change() -> None:
     ).facts
     raised = holding(outcome, "b")
     assert "45s" in raised.current.fact and [v.sources for v in raised.history] == [("a",)]
+
+
+def test_what_belongs_to_someone_now_changes_its_owner() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-05", "a", "Wen owns the release scripts"),
+            ("2026-03-02", "b", "release scripts belong to Marta now"),
+        )
+    ).facts
+    owner = holding(outcome, "b")
+    assert "Marta" in owner.current.fact and [v.sources for v in owner.history] == [("a",)]

@@ -277,7 +277,8 @@ def _with_value_aspect(key: str, value: str, text: str = "") -> str:
 
 # "from now on", "these days": they say a statement lasts, not what it is about
 _LASTING = re.compile(
-    r"(?:^|,?\s+)(?:from now on|from here on|going forward|moving forward|henceforth|these days|nowadays)\b,?",
+    r"(?:^|,?\s+)(?:from now on|from here on|going forward|moving forward|henceforth|these days|nowadays|"
+    r"(?:from|starting)\s+(?:this|next)\s+(?:sprint|week|month|quarter|release|term|year)(?:\s+on)?)\b,?",
     re.IGNORECASE,
 )
 _LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
@@ -379,7 +380,7 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     if change is not None and (change.old or change.subject):
         key = change_key(text, change, topic)
     else:
-        key = _model_key(text, topic)
+        key = _model_key(" ".join(_LASTING.sub(" ", text).split()), topic)  # "from this sprint on" names no side
     if not key:
         return None
     confidence = LEARNED_CONFIDENCE - (0.1 if HEDGE.search(text) else 0.0)
@@ -403,7 +404,7 @@ _CHATTER = re.compile(
 # A standing fact says what something is, has or does as a rule: a finite verb of state in the present
 # ("is", "has", "uses", "lives", "expires", "breaks"); a note without one ("Alerts in Grafana.") is left to the cues
 _STATIVE = re.compile(
-    r"\b(?:is|are|am|has|have|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
+    r"\b(?:is|are|am|has|have|does|do|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
     r"takes?|eats?|drinks?|plays?|drives?|teach(?:es)?|expires?|rotates?|meets?|belongs?|costs?|pays?|stays?|"
     r"keeps?|speaks?|stud(?:y|ies)|gets?|holds?|handles?|covers?|leads?|manages?|sits?|lasts?|breaks?|fails?|"
     r"crash(?:es)?|times out|means?|allows?|requires?|supports?|calls?|sends?|reads?|writes?|stores?|serves?)\b"
@@ -412,7 +413,10 @@ _STATIVE = re.compile(
 )
 # what is under way or coming, not what holds: "is flying to Oslo", "Deploying now", "from tomorrow"
 _UNDER_WAY = re.compile(
-    r"^\w+ing\b|\b(?:is|are|am|['’]s|['’]re|['’]m|been)\s+(?:(?:even|still|also|just|really|\w+ly)\s+)?(?!going\b)"
+    r"^(?!(?:billing|logging|alerting|pricing|hosting|caching|monitoring|tracking|routing|onboarding|building|"
+    r"meeting|morning|evening|training|planning|wedding|parking|funding|marketing|accounting|hiring|testing|"
+    r"packaging|shipping|staging|messaging|scheduling|booking|clothing|housing|spending|setting|ranking)\b)\w+ing\b"
+    r"|\b(?:is|are|am|['’]s|['’]re|['’]m|been)\s+(?:(?:even|still|also|just|really|\w+ly)\s+)?(?!going\b)"
     r"\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:morning|afternoon|evening|week|weekend)|"
     r"coming up|right now|just now|yet|so far|anymore)\b|^(?:this|that|it|here|there)\b"
@@ -442,8 +446,8 @@ def _model_key(text: str, topic: str) -> str:
     sides = [ASPECT_OF[w] for w in key_words(text, generic=True) if w in ASPECT_OF]
     side = sides[0] if sides else ""
     before = text[: verb.start()]
-    if key_words(before):
-        key = subject_key(before, aspect=side)
+    if key_words(before, generic=True):
+        key = subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
         if set(key.split("_")) <= KNOWN_ASPECTS:  # "CI still runs postgres:15": not what CI is, a side of it
             key = key_from_words([key, *key_words(text[verb.end() :])[:1]])
         return key

@@ -110,8 +110,9 @@ _CHANGE_FORMS = (
     r"\b(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|"
     r"pulled|shortened|lengthened|shifted|switched|upgraded|downgraded)\s+(?P<s>(?:the|our|their|its|my|his|her)\s+"
     r"[^,;]+?)\s+(?:over\s+)?to\s+(?P<v>.+)",
-    # "Osprey timeout raised to 45s": chat leaves out the "was"
-    r"^(?P<s>[^,;]+?)\s+(?:(?:got|was|were|has been|have been|is being|is)\s+)?"
+    # "Osprey timeout raised to 45s": chat leaves out the "was" (but "Ines moved over to ..." is a person's move)
+    r"^(?:(?P<s>[^,;]+?)\s+(?:got|was|were|has been|have been|is being|is)\s+"
+    r"|(?P<s2>[^,;]*?(?:\b(?-i:[a-z])[\w-]*|\b(?-i:[A-Z]{2,5})))\s+)"
     r"(?:bumped|raised|lowered|dropped|extended|tightened|relaxed|increased|reduced|cut|moved|changed|set|pushed|pulled|shortened|lengthened|shifted|switched|"
     r"upgraded|ported|migrated|relocated|transferred)\s+(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:went|goes|has gone|is going)\s+(?:up|down)\s+to\s+(?P<v>.+)",
@@ -188,7 +189,7 @@ ASPECTS = {
     "host": "host hosted hosting hosts",
     "ci": "ci build builds built pipeline pipelines",
     "limit": "limit limits cap capped caps ceiling quota throttle throttled allowance rate",
-    "owner": "owner owners owns ownership maintainer maintains",
+    "owner": "owner owners owns ownership maintainer maintains belong belongs",
     "home": "home live lives living based relocated",
     "cutoff": "cutoff freeze",
     "version": "version versions upgrade upgraded",
@@ -273,7 +274,8 @@ def change_of(text: str) -> Change | None:
                 new = _LAST_PHRASE.sub("", new)
             old = groups.get("o") or ""
             contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
-            return Change(old, new, groups.get("s") or "", match.start(), contrast)
+            subject = groups.get("s") or groups.get("s2") or ""
+            return Change(old, new, subject, match.start(), contrast)
     return None
 
 
