@@ -38,8 +38,10 @@ from .gates import (
     FIRST_PERSON,
     HEDGE,
     ONE_OFF,
+    STATIVE,
     clean_sentence,
     rejection,
+    standing_state,
 )
 from .statement import (
     ASPECT_OF,
@@ -365,10 +367,8 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     """A statement no cue or frame knew the wording of, if the learned model is sure of it (learned.py);
     the gates still apply, and what it is about is the thing it names and the side of it."""
     assistant = is_assistant(speaker)
-    if assistant or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text) or _CHATTER.search(text):
+    if assistant or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text) or not standing_state(text):
         return None
-    if not _STATIVE.search(text) or _UNDER_WAY.search(text):
-        return None  # "Day 2 on Fly.", "Deploying the shipper now", "Priya is flying in tomorrow": no standing state
     seen = learned.opinion(text, False)
     # "Dancing is like second nature to me": about nothing named or counted, the model must be surer
     floor = LEARNED_FLOOR if _named_things(text) or re.search(r"\d", text) else LEARNED_FLOOR_UNNAMED
@@ -387,47 +387,6 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
 
 
-# what a conversation is mostly made of, which the synthetic material the model learned from lacks:
-# reactions, feelings, encouragement, and a name said to whoever is listening ("that's so cool, Jon")
-_CHATTER = re.compile(
-    r"\b(?:wow|oof|aw+|yay|omg|congrats|congratulations|thanks|thank you|awesome|amazing|gorgeous|beautiful|"
-    r"lovely|cool|nice|great|glad|happy|sad|sorry|proud|excited|tough|hope|hoping|feel|feels|feeling|felt|"
-    r"miss|means? a lot|so much|can'?t wait|sounds)\b"
-    r"|^(?-i:[A-Z])\w+,\s|,\s*(?-i:[A-Z])\w+\s*[.!?]*$"
-    # what one means to do: a plan, which the cues read as a decision when it is one ("we'll use Kafka")
-    r"|\b(?:will|won['’]t|gonna|shall)\b"
-    r"|\b(?:i|we)(?:['’]ll|['’]m going to|['’]re going to|\s+am going to|\s+are going to)\b",
-    re.IGNORECASE,
-)
-
-
-# A standing fact says what something is, has or does as a rule: a finite verb of state in the present
-# ("is", "has", "uses", "lives", "expires", "breaks"); a note without one ("Alerts in Grafana.") is left to the cues
-_STATIVE = re.compile(
-    r"\b(?:is|are|am|has|have|does|do|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
-    r"takes?|eats?|drinks?|plays?|drives?|teach(?:es)?|expires?|rotates?|meets?|belongs?|costs?|pays?|stays?|"
-    r"keeps?|speaks?|stud(?:y|ies)|gets?|holds?|handles?|covers?|leads?|manages?|sits?|lasts?|breaks?|fails?|"
-    r"crash(?:es)?|times out|means?|allows?|requires?|supports?|calls?|sends?|reads?|writes?|stores?|serves?)\b"
-    r"|(?<=\w)['’](?:s|m|re|ve)\b",
-    re.IGNORECASE,
-)
-# what is under way or coming, not what holds: "is flying to Oslo", "Deploying now", "from tomorrow"
-_UNDER_WAY = re.compile(
-    r"^(?!(?:billing|logging|alerting|pricing|hosting|caching|monitoring|tracking|routing|onboarding|building|"
-    r"meeting|morning|evening|training|planning|wedding|parking|funding|marketing|accounting|hiring|testing|"
-    r"packaging|shipping|staging|messaging|scheduling|booking|clothing|housing|spending|setting|ranking)\b)\w+ing\b"
-    r"|\b(?:is|are|am|['’]s|['’]re|['’]m|been)\s+(?:(?:even|still|also|just|really|\w+ly)\s+)?(?!going\b)"
-    r"\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:morning|afternoon|evening|week|weekend)|"
-    r"coming up|right now|just now|yet|so far|anymore)\b|^(?:this|that|it|here|there)\b"
-    # a status ("the PR is approved") and what one month holds ("the bill for January")
-    r"|\b(?:is|are)\s+(?:now\s+)?(?:approved|merged|done|fixed|closed|ready|finished|deployed|shipped|released|"
-    r"resolved|down|green|red|blocked|live)\b|\bfor (?:january|february|march|april|may|june|july|august|september|"
-    r"october|november|december)\b",
-    re.IGNORECASE,
-)
-
-
 def _named_things(text: str) -> frozenset[str]:
     """The names a sentence holds, past its first word (which is capitalized anyway)."""
     first = WORD.match(text)
@@ -440,7 +399,7 @@ def _model_key(text: str, topic: str) -> str:
     take the 42 bus to work") by what follows the verb, its names left out (they are the value, as "Hetzner" is
     in "our staging box is on Hetzner", which must meet "we moved staging to DigitalOcean"), or by the verb
     ("I drive a Skoda Octavia")."""
-    verb = _STATIVE.search(text)
+    verb = STATIVE.search(text)
     if verb is None:
         return ""
     sides = [ASPECT_OF[w] for w in key_words(text, generic=True) if w in ASPECT_OF]

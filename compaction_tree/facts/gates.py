@@ -2,7 +2,9 @@
 
 A question, a hypothetical, a temporary arrangement, a rejected option, hearsay, a pasted log, what
 one moment holds ("this morning"), work told as it happens ("I moved X and now everything fails"):
-none of them says what is true from now on, however much it looks like a fact.
+none of them says what is true from now on, however much it looks like a fact. The learned model
+(learned.py) is asked only about what reads as a standing state (`standing_state`): it knows the
+words of facts, not the chatter and the passing moments around them.
 """
 
 from __future__ import annotations
@@ -118,6 +120,54 @@ ONE_OFF = re.compile(
 _URL = re.compile(r"https?://\S+")
 CAUSE = re.compile(r"\b(?:because|since|as|after|due to)\b", re.IGNORECASE)  # what follows explains
 _CHANGING = re.compile(r"\b" + CHANGE_VERB + r"\b", re.IGNORECASE)
+
+
+# ---- what the learned model is asked about (extract._by_model): a sentence that reads as a standing state
+# what a conversation is mostly made of, which the synthetic material the model learned from lacks:
+# reactions, feelings, encouragement, and a name said to whoever is listening ("that's so cool, Jon")
+CHATTER = re.compile(
+    r"\b(?:wow|oof|aw+|yay|omg|congrats|congratulations|thanks|thank you|awesome|amazing|gorgeous|beautiful|"
+    r"lovely|cool|nice|great|glad|happy|sad|sorry|proud|excited|tough|hope|hoping|feel|feels|feeling|felt|"
+    r"miss|means? a lot|so much|can'?t wait|sounds)\b"
+    r"|^(?-i:[A-Z])\w+,\s|,\s*(?-i:[A-Z])\w+\s*[.!?]*$"
+    # what one means to do: a plan, which the cues read as a decision when it is one ("we'll use Kafka")
+    r"|\b(?:will|won['’]t|gonna|shall)\b"
+    r"|\b(?:i|we)(?:['’]ll|['’]m going to|['’]re going to|\s+am going to|\s+are going to)\b",
+    re.IGNORECASE,
+)
+
+
+# A standing fact says what something is, has or does as a rule: a finite verb of state in the present
+# ("is", "has", "uses", "lives", "expires", "breaks"); a note without one ("Alerts in Grafana.") is left to the cues
+STATIVE = re.compile(
+    r"\b(?:is|are|am|has|have|does|do|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
+    r"takes?|eats?|drinks?|plays?|drives?|teach(?:es)?|expires?|rotates?|meets?|belongs?|costs?|pays?|stays?|"
+    r"keeps?|speaks?|stud(?:y|ies)|gets?|holds?|handles?|covers?|leads?|manages?|sits?|lasts?|breaks?|fails?|"
+    r"crash(?:es)?|times out|means?|allows?|requires?|supports?|calls?|sends?|reads?|writes?|stores?|serves?)\b"
+    r"|(?<=\w)['’](?:s|m|re|ve)\b",
+    re.IGNORECASE,
+)
+# what is under way, coming or passing, not what holds: "is flying to Oslo", "Deploying now", "from tomorrow"
+PASSING = re.compile(
+    r"^(?!(?:billing|logging|alerting|pricing|hosting|caching|monitoring|tracking|routing|onboarding|building|"
+    r"meeting|morning|evening|training|planning|wedding|parking|funding|marketing|accounting|hiring|testing|"
+    r"packaging|shipping|staging|messaging|scheduling|booking|clothing|housing|spending|setting|ranking)\b)\w+ing\b"
+    r"|\b(?:is|are|am|['’]s|['’]re|['’]m|been)\s+(?:(?:even|still|also|just|really|\w+ly)\s+)?(?!going\b)"
+    r"\w+ing\b|\b(?:tomorrow|tonight|next (?:week|month|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:morning|afternoon|evening|week|weekend)|"
+    r"coming up|right now|just now|yet|so far|anymore)\b|^(?:this|that|it|here|there)\b"
+    # a status ("the PR is approved") and what one month holds ("the bill for January")
+    r"|\b(?:is|are)\s+(?:now\s+)?(?:approved|merged|done|fixed|closed|ready|finished|deployed|shipped|released|"
+    r"resolved|down|green|red|blocked|live)\b|\bfor (?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)\b",
+    re.IGNORECASE,
+)
+
+
+def standing_state(text: str) -> bool:
+    """A sentence that can state a standing fact to a reader without cues: a verb of state in the present,
+    nothing under way, coming or passing, no chatter ("Day 2 on Fly.", "Priya is flying in tomorrow": no)."""
+    return bool(STATIVE.search(text)) and not (PASSING.search(text) or CHATTER.search(text))
 
 
 def clean_sentence(sentence: str) -> str:
