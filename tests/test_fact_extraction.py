@@ -382,6 +382,7 @@ def test_the_learned_opinion_is_the_same_every_time() -> None:
         ("our car is a 2012 Mazda 3", "sold the Mazda, got a Tesla Model Y"),  # selling says what went
         ("we use Travis for CI", "Travis is gone, everything runs on Buildkite now"),  # "runs on" is no subject
         ("my team lead is Greta", "Greta left, my new team lead is Omar"),  # who left is the value replaced
+        ("our GP is Dr Hahn", "Dr Hahn retired, I'm registered with Dr Sato"),
     ],
 )
 def test_what_one_gave_up_names_the_value_a_change_replaces(old: str, new: str) -> None:

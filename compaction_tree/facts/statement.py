@@ -163,7 +163,7 @@ CHANGE_WORDS = frozenset(
     for w in _wordset(
         "switched switch moved move moves moving migrated migrating changed shifted bumped upgraded raised lowered "
         "replaced now anymore longer instead new rule out gone off left dropping going starting today tomorrow "
-        "cycle next actually forget read-only delete until sold quit cancelled canceled ditched"
+        "cycle next actually forget read-only delete until sold quit cancelled canceled ditched retired"
     )
 )
 # how a value is held, not what it is about: "everything runs on GitHub Actions now"
