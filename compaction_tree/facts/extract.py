@@ -66,7 +66,7 @@ MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
 LEARNED_FLOOR_UNNAMED = 0.98  # for a statement that names and counts nothing
-LEARNED_CONFIDENCE = 0.65
+LEARNED_CONFIDENCE = 0.65  # stored (facts.min_confidence 0.6), not standing in ROOT.md (store.STANDING_MIN_CONFIDENCE)
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 
 
@@ -364,8 +364,9 @@ _FIXED = re.compile(r"\b(?:fixed|resolved|solved)\b", re.IGNORECASE)
 
 
 def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
-    """A statement no cue or frame knew the wording of, if the learned model is sure of it (learned.py);
-    the gates still apply, and what it is about is the thing it names and the side of it."""
+    """A statement no cue or frame knew the wording of, if the learned model is sure of it (learned.py).
+    The gates still apply, and stricter ones (gates.standing_state); a change keys as changes do, the rest
+    by the phrase before its verb (`_model_key`)."""
     assistant = is_assistant(speaker)
     if assistant or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text) or not standing_state(text):
         return None
