@@ -411,3 +411,9 @@ def test_what_belongs_to_someone_now_changes_its_owner() -> None:
     ).facts
     owner = holding(outcome, "b")
     assert "Marta" in owner.current.fact and [v.sources for v in owner.history] == [("a",)]
+
+
+@pytest.mark.parametrize("sentence", ["my manager is on holiday", "my sister is in town", "our dog is at the vet"])
+def test_where_someone_is_for_a_while_says_nothing_of_who_they_are(sentence: str) -> None:
+    # or "my manager is on holiday" would take the place of "my manager is Denise"
+    assert facts.extract_sentence(sentence, "user") is None

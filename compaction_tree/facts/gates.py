@@ -49,7 +49,10 @@ TEMPORARY = re.compile(
     r"|while (?:i|we|he|she|they)(?:['’]m|['’]re|['’]s| am| are| is)? (?:away|out|off|gone|on leave|on vacation|"
     r"travell?ing|debugg?ing|debug|testing|investigating)|not\b[^.;]{0,40}\byet|"
     r"(?:until|till)\s+(?:the\s+)?[\w' -]{1,30}?\s+(?:lands|ships|arrives|comes|is (?:fixed|merged|out|back))|"
-    r"(?:weekend|week|day|sprint|release|migration|launch)\s+only|this week)\b",
+    r"(?:weekend|week|day|sprint|release|migration|launch)\s+only|this week|"
+    # where someone is for a while: "my manager is on holiday" says nothing of who the manager is
+    r"(?:is|are|am|['’]s|['’]re|['’]m)\s+(?:on holiday|on vacation|on leave|on parental leave|in town|off sick|"
+    r"out sick|away|at the (?:vet|doctor|dentist|hospital|gym))|in hospital)\b",
     re.IGNORECASE,
 )
 REJECTED = re.compile(
