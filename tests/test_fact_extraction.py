@@ -417,3 +417,19 @@ def test_what_belongs_to_someone_now_changes_its_owner() -> None:
 def test_where_someone_is_for_a_while_says_nothing_of_who_they_are(sentence: str) -> None:
     # or "my manager is on holiday" would take the place of "my manager is Denise"
     assert facts.extract_sentence(sentence, "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "bumping Django to 5.1 on my branch to see what breaks",  # work under way
+        "porting the billing endpoints to the new router",
+        "make this recipe for 6 instead of 2",  # asked of the assistant
+        "I've pinned urllib3 to 1.26 until the requests fix lands",  # until something lands
+        "rate limit is raised to 900/min for the launch weekend only",  # for one occasion
+        "this week standup is at 11 instead of 9:30",
+        "We may or may not move the offsite to Lisbon",
+    ],
+)
+def test_work_under_way_requests_and_arrangements_for_a_while_are_no_fact(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None
