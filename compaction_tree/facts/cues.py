@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .statement import CAUSE_CORRECTED, FAILURE_NOUN
+
 # ---------------------------------------------------------------- extraction: the cues
 
 # a capitalized name of up to three words (case-sensitive inside the case-insensitive cues)
@@ -126,9 +128,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # "turns out the e2e flakiness is really about parallel workers": the cause of a failure, told as a correction
     ("actually-caused-by", "failure_pattern", 0.8, "any", "failure",
      r"^(?:(?:it\s+)?turns out\s+|so\s+)?(?:the\s+|our\s+)?(?!(?:the|this|that|these|those|our|my|it)\s)"
-     r"(?P<s>[^,;]+?)\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|timeouts|breakage|ooms|5\d\ds)\s+"
-     r"(?:is|are|was|were)\s+"
-     r"(?:actually|really)\s+(?:about|triggered by|caused by|due to|down to|coming from)\s+(?P<v>.+)"),
+     r"(?P<s>[^,;]+?)\s+" + FAILURE_NOUN + r"\s+" + CAUSE_CORRECTED + r"\s+(?P<v>.+)"),
     ("figured-out-why", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
      r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"

@@ -28,6 +28,11 @@ DEPARTED = (
 )
 # the clause a departure opens a statement with, up to who holds the post now ("Rune stepped down, Olga ...")
 DEPARTURE_LEAD = r"^(?P<o>" + _NAME + r")\s+(?:has\s+)?" + DEPARTED + r"[,;]\s+(?:so\s+|and\s+|now\s+)?"
+# "the Safari login issue is actually triggered by Y": a failure's cause, corrected; a fact (cues.py) and a change
+FAILURE_NOUN = r"(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|timeouts|breakage|ooms|5\d\ds)"
+CAUSE_CORRECTED = (
+    r"(?:is|are|was|were)\s+(?:actually|really)\s+(?:about|triggered by|caused by|due to|down to|coming from)"
+)
 # "from now on", "from next week": when a change starts, not what it replaces
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
@@ -126,10 +131,7 @@ _CHANGE_FORMS = (
     r"^(?P<s>[\w.'’ -]{2,40}?\b(?:role|title|job|position|owner|host|hosting|database|datastore|ci|standup|sync|"
     r"cutoff|freeze|limit|quota|budget|goal|target|diet|lessons?|schedule|version|sprints?))\s+"
     r"(?:(?:has|have)\s+)?(?:moved|switched|changed|shifted|went)\s+(?:over\s+)?to\s+(?P<v>[^,;]+)",
-    # "the Safari login issue is actually triggered by Y": a failure's cause, corrected
-    r"^(?:(?:it\s+)?turns out\s+)?(?P<s>[^,;]+?\s+(?:issues?|failures?|flakiness|flakes|errors|crashes|outages?|"
-    r"timeouts|breakage|ooms|5\d\ds))\s+(?:is|are|was|were)\s+(?:actually|really)\s+(?:about|triggered by|caused by|"
-    r"due to|down to|coming from)\s+(?P<v>[^,;]+)",
+    r"^(?:(?:it\s+)?turns out\s+)?(?P<s>[^,;]+?\s+" + FAILURE_NOUN + r")\s+" + CAUSE_CORRECTED + r"\s+(?P<v>[^,;]+)",
 )
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
