@@ -265,13 +265,13 @@ def test_close_releases_hung_requests_within_a_second() -> None:
 
 
 def test_latency_applies_concurrently_and_recording_is_thread_safe(llm: FakeLLM) -> None:
-    llm.latency = 0.2
-    start = time.monotonic()
+    llm.latency = 1.0
     with ThreadPoolExecutor(16) as pool:
         codes = list(pool.map(lambda _: post(llm, "/v1/chat/completions", {})[0], range(16)))
     assert codes == [200] * 16
-    assert time.monotonic() - start < 1.0  # 16 x 0.2 s one after another would be 3.2 s
     assert llm.calls == 16 and len(llm.requests) == 16
+    arrivals = [r.arrived for r in llm.requests]
+    assert max(arrivals) - min(arrivals) < llm.latency  # all sixteen waited out their latency together
 
 
 # --- 1. one completion() = how many HTTP requests --------------------------------------------------
@@ -620,21 +620,22 @@ def test_mock_response_exceptions(llm: FakeLLM) -> None:
 
 
 def test_eight_threads_overlap() -> None:
-    with FakeLLM(latency=0.2) as llm:
+    latency = 1.0  # long enough that a loaded machine still starts all eight threads inside it
+    with FakeLLM() as llm:
         complete(llm)  # warm up LiteLLM's lazy set-up and its cached client
         llm.reset()
+        llm.latency = latency
 
         def one(i: int) -> str:
             return str(complete(llm, messages=[{"role": "user", "content": f"msg {i}"}]).choices[0].message.content)
 
-        start = time.monotonic()
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(one, range(8)))
-        elapsed = time.monotonic() - start
         assert answers == [f"echo: msg {i}" for i in range(8)]
-        assert elapsed < 0.8  # one after another: 1.6 s; measured about 0.26 s
+        # No call is answered before `latency` has passed since it arrived, so eight arrivals inside
+        # one latency mean all eight were in flight at once; one after another they would be 7 s apart.
         arrivals = [r.arrived for r in llm.requests]
-        assert max(arrivals) - min(arrivals) < 0.2  # all eight were in flight at once
+        assert max(arrivals) - min(arrivals) < latency
         assert len({r.client for r in llm.requests}) == 8  # eight connections from one shared pool
         llm.reset()
         llm.latency = 0.0
