@@ -8,9 +8,10 @@ more tuning material, leaning on how people report changes and on look-alikes th
 words), "dev3" (tests/bench/fact_phrasings_dev3.py, everyday conversation between people: mostly
 the chatter that is no fact, with names and numbers in it, and personal facts told in passing),
 "dev4" and "dev5" (a coding session; lives, households and small businesses), and "holdout",
-"holdout2", "holdout3" (tests/bench/fact_phrasings_holdout*.py, blind checks written by someone who
-never read the extractor: before the facts2 round, after the learned model's first round, after its
-second; measure, never tune on them). None replaces the held-out corpus split.
+"holdout2", "holdout3", "holdout4" (tests/bench/fact_phrasings_holdout*.py, blind checks written by
+someone who never read the extractor: before the facts2 round, after the learned model's first
+round, after its second, during the round of changes told in passing; measure, never tune on them).
+None replaces the held-out corpus split.
 
 The synthetic corpus has a few templates per fact; its held-out split shows whether the cues
 generalize, but only over a handful of sentence shapes. This checks the same thing one sentence
@@ -25,7 +26,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev5, holdout..holdout3) [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev5, holdout..holdout4) [-v]
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import fact_phrasings_dev5
 import fact_phrasings_holdout
 import fact_phrasings_holdout2
 import fact_phrasings_holdout3
+import fact_phrasings_holdout4
 
 from compaction_tree.facts import extract_sentence
 from compaction_tree.facts.consolidate import Fact, consolidate
@@ -61,6 +63,7 @@ SETS = {
     "holdout": fact_phrasings_holdout,
     "holdout2": fact_phrasings_holdout2,
     "holdout3": fact_phrasings_holdout3,
+    "holdout4": fact_phrasings_holdout4,
 }
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
