@@ -88,6 +88,7 @@ def front_matter(summary: Summary) -> dict[str, Any]:
                 "confidence": f.confidence,
                 "valid_from": f.valid_from,
                 "sources": list(f.sources),
+                **({"change_only": True} if f.change_only else {}),  # absent otherwise: older files read the same
             }
             for f in summary.draft.facts
         ]
@@ -205,6 +206,7 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
                 float(f["confidence"]),
                 str(f["valid_from"]),
                 tuple(str(s) for s in f.get("sources") or ()),
+                f.get("change_only") is True,
             )
             for f in _list_of_dicts(data, "facts", where)
         )
@@ -253,7 +255,15 @@ def summary_from_data(data: dict[str, Any]) -> Summary:
     draft = Draft(
         topics=tuple(TopicStat(t["name"], t["count"], t["first"], t["last"]) for t in data["topics"]),
         facts=tuple(
-            FactCandidate(f["category"], f["subject"], f["fact"], f["confidence"], f["valid_from"], tuple(f["sources"]))
+            FactCandidate(
+                f["category"],
+                f["subject"],
+                f["fact"],
+                f["confidence"],
+                f["valid_from"],
+                tuple(f["sources"]),
+                f.get("change_only", False),
+            )
             for f in data.get("facts", ())
         ),
         **sections,

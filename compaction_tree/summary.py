@@ -46,6 +46,8 @@ class FactCandidate:
     confidence: float
     valid_from: str  # YYYY-MM-DD
     sources: tuple[str, ...]
+    # a change told in passing: a fact only as the change of a subject already known (facts/updates.py)
+    change_only: bool = False
 
 
 SECTIONS: tuple[tuple[str, str], ...] = (

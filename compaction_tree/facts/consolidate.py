@@ -1,5 +1,9 @@
 """Consolidation: fact candidates in, one current truth per subject out, with an audit trail. Pure.
 
+0. A change told in passing ("Quern moved to port 9443") takes the key of the known subject it
+   changes, or is left out; so does a statement a cue keyed by its new value ("Ines is tech lead
+   from this sprint on", keyed "ines"). Such a statement then meets its subject as the same key
+   (updates.py).
 1. Each candidate is analysed: its terms (non-generic stems; numbers, times, money, sizes, number,
    calendar and cadence words kept whole: "monthly" and "annually" disagree), its entities (runs
    of capitalized words, technical tokens, values), its name words, and, when it states a change
@@ -100,6 +104,7 @@ from .statement import (
     shapes_of,
     terms_of,
 )
+from .updates import anchor
 
 LINK_SIMILARITY = 0.75
 MERGE_SIMILARITY = 0.90
@@ -154,6 +159,7 @@ class _Claim:
     own: float  # the surest single statement's confidence: what a contradiction compares
     origin: str  # the first candidate's text and sources: the claim's identity in event ids
     members: list[int]  # positions of the candidates it holds
+    told: bool = False  # a change told in passing, keyed to the subject it changes (updates.py)
     key: frozenset[str] = field(init=False)  # the subject key's canonical words
     _aspects: frozenset[str] = field(init=False)
     _subject_names: frozenset[str] = field(init=False)
@@ -296,6 +302,8 @@ class Consolidator:
         same_key = a.key == b.key and bool(a.aspects())
         if same_key and not about_different_subjects(a, b):
             return 4  # the key names the slot; names elsewhere may be values ("Priya owns billing")
+        if a.key == b.key and (a.told or b.told):
+            return 4  # a told change was keyed to the subject it changes
         if about_different_things(a, b):
             return 0
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
@@ -372,7 +380,8 @@ class Consolidator:
 
     def claims(self, candidates: Iterable[FactCandidate]) -> tuple[tuple[FactCandidate, ...], list[_Claim]]:
         """The candidates in replay order, and a claim for each."""
-        ordered = tuple(sorted(candidates, key=candidate_order))
+        anchored = anchor(sorted(candidates, key=candidate_order))
+        ordered = tuple(c for c, _ in anchored)
         cache: dict[str, Analysis] = {}
         claims = []
         for n, c in enumerate(ordered):
@@ -393,6 +402,7 @@ class Consolidator:
                     own=c.confidence,
                     origin=origin,
                     members=[n],
+                    told=anchored[n][1],
                 )
             )
         return ordered, claims
@@ -476,6 +486,8 @@ class Consolidator:
                             best = (*rank, n)
                 if best is not None and self._meet(entries[best[3]], claim):
                     continue
+                if claim.told:
+                    continue  # a told change of no subject here (its merge undone): no fact by itself
                 entry = _Entry(claim.subject, claim.category, claim, created + len(entries))
                 entry.members.extend(claim.members)
                 entries.append(entry)

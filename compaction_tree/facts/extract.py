@@ -8,6 +8,8 @@ options, hearsay, pasted logs, one moment, work told as it happens). Then the cu
 stating a change ("we switched Atlas from Heroku to Fly.io") is a fact by itself. Last, a user's
 sentence none of them took is put to the learned model (learned.py), behind stricter gates of its
 own: a verb of state, nothing under way or planned, no chatter; its facts are less sure (0.65).
+A sentence that is still left but tells a change with a value ("nightly export now starts at
+01:00") is kept as change-only: a fact only as the change of a subject already known (updates.py).
 
 A subject key names the thing and the side of it ("kestrel_host", "acme_limit", "priya_role"), so
 that a fact and its later change meet on one key or are linked by consolidate.py.
@@ -57,11 +59,12 @@ from .statement import (
     new_value,
     plain_text,
 )
+from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-3"
+EXTRACTOR_VERSION = "cues-4"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -209,6 +212,7 @@ class Extracted:
     fact: str
     confidence: float
     cue: str
+    change_only: bool = False  # a change told in passing, a fact only as the change of a known subject
 
 
 _ONE_CHOICE = re.compile(
@@ -249,13 +253,14 @@ def topic_of(sentence: str) -> str:
 
 
 def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
-    """The first durable fact a sentence states, or None (see extract_statements)."""
-    found = extract_statements(sentence, speaker)
-    return found[0] if found else None
+    """The first durable fact a sentence states, or None (see extract_statements); a change told in passing
+    is none by itself."""
+    return next((e for e in extract_statements(sentence, speaker) if not e.change_only), None)
 
 
 def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
-    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`)."""
+    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`), and the
+    changes it tells in passing (change_only: facts only as the change of a known subject)."""
     topic = topic_of(sentence)
     found = (_extract_clause(clause, speaker, topic) for clause in clauses(sentence))
     return [f for f in found if f is not None]
@@ -291,7 +296,9 @@ def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = T
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
     found = _by_cue(text, raw, speaker, topic)
-    return found if found is not None or not ask_model else _by_model(text, raw, speaker, topic)
+    if found is not None or not ask_model:
+        return found
+    return _by_model(text, raw, speaker, topic) or _told_change(text, raw, speaker)
 
 
 def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
@@ -386,6 +393,40 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
         return None
     confidence = LEARNED_CONFIDENCE - (0.1 if HEDGE.search(text) else 0.0)
     return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
+
+
+# "as of yesterday", "since today": when a change took effect, not a moment that passes
+_TOOK_EFFECT = re.compile(r"\b(?:as of|since|from|starting)\s+(?:today|yesterday|this morning|last night)\b", re.I)
+
+
+# what is only thought, wanted or planned ("Viktor thinks we should rebuild it"): no new value of anything
+_NOT_TOLD = re.compile(
+    r"\b(?:should|shall|could|would|might|may|thinks?|wants? to|plans? to|planning|will|gonna|going to|hoping)\b",
+    re.IGNORECASE,
+)
+_METRIC = re.compile(r"\b(?:cpu|memory|ram|disk|load|traffic|usage)\b", re.IGNORECASE)
+
+
+def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
+    """A change told in words no cue knows ("Halyard moved to port 9443"), kept as change-only: it becomes a
+    fact only as the change of a subject already known (updates.py). The gates apply as to any statement; what
+    is only thought or planned and a metric's reading tell no change."""
+    if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _EVALUATION.search(text) or _NOT_TOLD.search(text):
+        return None
+    if ONE_OFF.search(_TOOK_EFFECT.sub("", raw)) or _FILE.search(text) or _WORK_ITEM.match(text):
+        return None
+    if rejection(text, raw, "decision", change_of(text)) is not None:
+        return None
+    if (EVENT.search(text) or _METRIC.search(text)) and not {fold(w) for w in WORD.findall(text)} & _TARGETS:
+        return None  # "CPU is pegged at 100% since Thursday", "off now as planned": a reading, an event
+    if not (_named_things(text) or re.search(r"\d", text) or set(key_words(text, generic=True)) & VALUE_WORDS):
+        return None  # "the queue is new": no value to be the subject's new one
+    key = subject_key(text, generic=True)  # a placeholder: anchoring gives it the key of the subject it changes
+    if not key:
+        return None
+    return Extracted(
+        "decision", key, _fact_text(speaker, text), CHANGE_ONLY_CONFIDENCE, "told-change", change_only=True
+    )
 
 
 def _named_things(text: str) -> frozenset[str]:
@@ -627,7 +668,13 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
             previous = found.get(key)
             if previous is None:
                 found[key] = FactCandidate(
-                    extracted.category, extracted.subject, extracted.fact, extracted.confidence, day, (chunk.id,)
+                    extracted.category,
+                    extracted.subject,
+                    extracted.fact,
+                    extracted.confidence,
+                    day,
+                    (chunk.id,),
+                    extracted.change_only,
                 )
             elif chunk.id not in previous.sources:  # said twice the same day: one candidate, both sources
                 found[key] = FactCandidate(
@@ -637,5 +684,6 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
                     previous.confidence,
                     day,
                     (*previous.sources, chunk.id),
+                    previous.change_only,
                 )
     return tuple(found.values())

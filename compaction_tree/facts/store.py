@@ -311,7 +311,9 @@ def _candidates(index: Index, config: Config) -> list[FactCandidate]:
             valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
             subject = c.subject if SUBJECT.fullmatch(c.subject) else subject_key(c.subject, generic=True) or "fact"
             found.append(
-                FactCandidate(c.category, subject, " ".join(c.fact.split()), c.confidence, valid_from, c.sources)
+                FactCandidate(
+                    c.category, subject, " ".join(c.fact.split()), c.confidence, valid_from, c.sources, c.change_only
+                )
             )
     return found
 

@@ -21,7 +21,9 @@ at a time, over a blind hand-written set:
   planted value; a non-fact sentence that yields anything is a *false alarm*. Category agreement
   is reported over the found ones.
 - changes: every old statement is dated in January and its restatement with a new value in
-  March, all in one consolidation run (so unrelated facts can wrongly link, as in a real vault).
+  March, all in one consolidation run (so unrelated facts can wrongly link, as in a real vault);
+  a change told in passing (a change-only candidate, facts/updates.py) takes part there, though it
+  is no statement found.
   A change is *handled* when one fact holds the new value as current and the old in its history.
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
@@ -49,7 +51,7 @@ import fact_phrasings_holdout2
 import fact_phrasings_holdout3
 import fact_phrasings_holdout4
 
-from compaction_tree.facts import extract_sentence
+from compaction_tree.facts import extract_sentence, extract_statements
 from compaction_tree.facts.consolidate import Fact, consolidate
 from compaction_tree.summary import FactCandidate
 
@@ -116,10 +118,12 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool) -> dict[str, float
     candidates: dict[int, list[FactCandidate]] = {}
     for n, (speaker, old, new, _, _) in enumerate(CHANGES):
         for sentence, day, tag in ((old, f"2026-01-{n % 28 + 1:02d}", "o"), (new, f"2026-03-{n % 28 + 1:02d}", "n")):
-            got = extract_sentence(sentence, speaker)
+            got = next(iter(extract_statements(sentence, speaker)), None)  # a change told in passing too
             if got is not None:
                 candidates.setdefault(n, []).append(
-                    FactCandidate(got.category, got.subject, got.fact, got.confidence, day, (f"{tag}{n}",))
+                    FactCandidate(
+                        got.category, got.subject, got.fact, got.confidence, day, (f"{tag}{n}",), got.change_only
+                    )
                 )
     extracted = sum(len(found) for found in candidates.values())
     facts = consolidate([c for found in candidates.values() for c in found]).facts

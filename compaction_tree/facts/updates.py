@@ -1,0 +1,175 @@
+"""Changes told against what is already known: "Halyard moved to port 9443", "release train is weekly now".
+
+People tell a change in any words, naming its subject only in passing; no cue can know them all.
+Such a sentence is no fact by itself ("the export now starts at 01:00" might be about anything),
+but it is one when it names the whole of a subject already known and gives it a new value: then
+it is that subject's change. The extractor keeps these sentences as change-only candidates
+(`FactCandidate.change_only`); before consolidation, `anchor` finds the subject each one changes
+and gives it that subject's key and category, or drops it when it changes nothing known, or
+nothing known for sure (two subjects fit equally well).
+
+A subject fits a told change when:
+- every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
+  one of them specific (not "use", not "api");
+- the sides agree: the sentence names no side of things, or one the key names ("halyard_port" and
+  "moved to port 9443", not "halyard_version");
+- the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...).
+Among several, the one whose value is of the same kind wins ("02:30" and "01:00"), then the one
+named by more words; two that fit equally leave the change unanchored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ..summary import FactCandidate
+from ..text import WORD, fold, stem, word_form
+from ..topics import is_generic
+from .statement import (
+    ASPECT_OF,
+    CADENCE,
+    CALENDAR,
+    GENERIC_ACRONYMS,
+    KNOWN_ASPECTS,
+    NUMBER_WORDS,
+    analyse,
+    key_parts,
+    plain_text,
+    shapes_of,
+)
+
+# what says a value is new: a time word ("now", "these days", "as of"), a verb of change in the past ("moved",
+# not "a pull request", "schema changes", "port 80"), "new"
+TOLD_CHANGE = re.compile(
+    r"\b(?:now|nowadays|these days|any ?more|no longer|as of|starting|from (?:now|this|next|here)|"
+    r"since (?=the|our|last|this|we|v?\d|(?-i:[A-Z]))|"  # "since Tuesday", not "since it didn't go through"
+    r"new|finally|instead|(?:go|goes|went) (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|takes over|"
+    r"(?:switch|push|extend|tighten|relax|shift|bump|swap|lower|transition|port|hand|mov|migrat|chang|upgrad|"
+    r"downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot|reassign|renam|reschedul|renegotiat|"
+    r"reconfigur)e?d)\b",  # an arrow is as often a flow ("dump of prod → the new cluster") as a change
+    re.IGNORECASE,
+)
+# words that tell something is new, not that a value changed: "new PB", "finally got the keys"
+_WEAK_SIGNAL = re.compile(r"\b(?:new|finally|instead)\b", re.IGNORECASE)
+VALUE_WORDS = NUMBER_WORDS | CALENDAR | CADENCE  # ordinary words that are values ("weekly", "two", "Thursday")
+CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the subject; recency decides
+
+
+def _thing(subject: str) -> frozenset[str]:
+    """The stems of what a key names, its sides left out, when one of them is specific."""
+    parts = key_parts(subject) - KNOWN_ASPECTS
+    if not any(not is_generic(p) and p not in GENERIC_ACRONYMS for p in parts):
+        return frozenset()
+    return frozenset(stem(p) for p in parts)
+
+
+# verbs among the words of sides: "access tokens live for 5 minutes now" names no home
+_VERBS = frozenset(
+    "live lives living based relocated store stores stored persist persists build builds built eat".split()
+)
+
+
+def _sides(text: str) -> frozenset[str]:
+    """The sides of things a sentence names by noun ("port", "owner", "db")."""
+    forms = (word_form(t) for t in WORD.findall(text))
+    return frozenset(ASPECT_OF[f] for f in forms if f in ASPECT_OF and f not in _VERBS)
+
+
+def _values(text: str) -> frozenset[str]:
+    """What in a statement can be a value: numbers, names, calendar and cadence words."""
+    info = analyse(text)
+    words = {fold(t) for t in WORD.findall(text)}
+    return info.entities | info.names | frozenset(words & VALUE_WORDS)
+
+
+def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
+    """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
+    words naming it), or None when it does not fit. own_key: the key a cue gave the told statement, which must
+    name nothing but the known statement's words, its new values and sides of things."""
+    thing = _thing(subject)
+    told_info = analyse(told)
+    if not thing or not thing <= told_info.words:
+        return None
+    new = {v for v in _values(told) - _values(latest) if not _name_words(v) <= thing}
+    if not new:
+        return None
+    latest_info = analyse(latest)
+    if own_key:
+        if re.search(r"\b(?:" + "|".join(map(re.escape, own_key.split("_"))) + r")['’]s\b", told, re.IGNORECASE):
+            return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
+        allowed = latest_info.words | {w for v in new for w in _name_words(v)}
+        if not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
+            return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
+    key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
+    same_kind = bool(_kinds(latest, thing) & _kinds(told, thing))
+    # "Milo has Ms Moreau for French now" is no change of Milo's allergy: it names no other side than the key's,
+    # and the key's, or a value of the kind the subject holds and, for a key with a side, a change in so many
+    # words ("access tokens live for 5 minutes now"; not "The Meadow Run done, 41:52, new PB" for a running goal)
+    if key_sides and told_sides and key_sides.isdisjoint(told_sides):
+        return None
+    if not (
+        key_sides & told_sides or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
+    ):
+        return None
+    return (int(same_kind), len(thing))
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(stem(word_form(p)) for p in re.split(r"[\s_.-]+", name) if p)
+
+
+def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
+    """The kinds of value a statement holds: a version, a clock time... (statement.shapes_of), a number, a name
+    other than those of its subject."""
+    info = analyse(text)
+    kinds = set(shapes_of(info))
+    if re.search(r"\d", text) or info.words & NUMBER_WORDS:
+        kinds.add("number")
+    acronyms = {t.lower() for t in WORD.findall(text) if t.isupper() and len(t) > 1}  # "CPU" is no named value
+    if any(not _name_words(name) <= thing for name in info.names - acronyms):
+        kinds.add("name")
+    return frozenset(kinds)
+
+
+def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]:
+    """The candidates in their order, each with whether it was keyed to the known subject it changes: every
+    change-only one (left out when it changes nothing known), and a statement a cue took that tells a change
+    under a key nobody used before ("Ines is tech lead from this sprint on", keyed "ines" by its value)."""
+    by_word: dict[str, list[FactCandidate]] = defaultdict(list)
+    keys: set[str] = set()
+    out: list[tuple[FactCandidate, bool]] = []
+    for c in ordered:
+        target = None
+        if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
+            target = _target(c, by_word)
+            if target is None and c.change_only:
+                continue  # changes nothing known, or two subjects as well as each other
+        if target is not None and target.subject != c.subject:
+            c = replace(c, category=target.category, subject=target.subject)
+        out.append((c, target is not None))
+        keys.add(c.subject)
+        for word in _thing(c.subject):  # the next change of the subject is told against this statement
+            by_word[word].append(c)
+    return out
+
+
+def _target(change: FactCandidate, by_word: dict[str, list[FactCandidate]]) -> FactCandidate | None:
+    """The latest statement of the known subject a change fits best, if one fits better than any other."""
+    latest: dict[str, FactCandidate] = {}  # subject -> its last statement before the change
+    for word in sorted(analyse(change.fact).words & by_word.keys()):
+        for c in by_word[word]:
+            if c.valid_from < change.valid_from:
+                latest[c.subject] = c  # each list is in replay order: the last one is the latest
+    if not change.change_only and analyse(change.fact).old:
+        return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
+    own_key = "" if change.change_only else change.subject
+    fits = sorted(
+        ((fit, subject) for subject, c in latest.items() if (fit := _fit(subject, c.fact, change.fact, own_key))),
+        reverse=True,
+    )
+    if not fits or (len(fits) > 1 and fits[0][0] == fits[1][0]):
+        return None
+    return latest[fits[0][1]]

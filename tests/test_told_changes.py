@@ -1,0 +1,178 @@
+"""Changes told in passing ("Quern moved to port 9443"): kept as change-only candidates, they become facts
+only as the change of a subject already known (compaction_tree/facts/updates.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compaction_tree import facts
+from compaction_tree.facts.consolidate import Fact, consolidate
+from compaction_tree.markdown import parse_summary, render_summary, summary_from_data, summary_to_data
+from compaction_tree.summary import Draft, FactCandidate, SourceRef, SummarizerIdentity, Summary
+
+
+def told(day: str, source: str, sentence: str) -> FactCandidate:
+    """What extraction makes of a user's sentence, a change told in passing included."""
+    (got,) = facts.extract_statements(sentence, "user")
+    return FactCandidate(got.category, got.subject, got.fact, got.confidence, day, (source,), got.change_only)
+
+
+def candidate(fact: str, subject: str, day: str, source: str, change_only: bool = False) -> FactCandidate:
+    return FactCandidate("decision", subject, fact, 0.8 if not change_only else 0.7, day, (source,), change_only)
+
+
+def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
+    (found,) = [f for f in outcome_facts if source in f.current.sources]
+    return found
+
+
+# ---------------------------------------------------------------- extraction
+
+
+def test_a_change_told_in_passing_is_change_only_and_no_fact_by_itself() -> None:
+    (got,) = facts.extract_statements("Quern moved to port 9443 so it doesn't clash with the sidecar", "user")
+    assert got.change_only and got.cue == "told-change"
+    assert facts.extract_sentence("Quern moved to port 9443 so it doesn't clash with the sidecar", "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Viktor thinks we should rebuild search-indexer from scratch now",  # only thought
+        "CPU on feed-builder is pegged at 100% since Wednesday",  # a metric's reading
+        "Heroku staging is off now as planned (scaled to 0).",  # an event
+        "Repeating since it didn't go through: there's a race in the usage-meter worker",  # "since" as "because"
+        "the new queue is nice",  # no value
+    ],
+)
+def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
+    assert facts.extract_statements(sentence, "user") == []
+
+
+# ---------------------------------------------------------------- anchoring
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Quern's internal port is 8443", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
+        ("the prod database is Postgres 15", "prod db upgraded, Postgres 16 now"),  # names the side: db
+        ("our tech lead is Renske", "Ines is tech lead from this sprint on"),  # a cue keyed it by its value
+    ],
+)
+def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+    assert fact.history[0].why == "superseded: recency"
+
+
+def test_a_change_of_nothing_known_is_left_out() -> None:
+    outcome = consolidate(
+        [
+            candidate("Kestrel runs on Fly.io.", "kestrel_host", "2026-01-05", "a"),
+            candidate("Halyard moved to port 9443.", "halyard_moved_port", "2026-03-02", "b", change_only=True),
+        ]
+    )
+    assert [f.current.sources for f in outcome.facts] == [("a",)]
+    assert [c.sources for c in outcome.ordered] == [("a",)]  # no candidate a fact could hold
+
+
+def test_a_change_told_before_its_subject_was_known_is_left_out() -> None:
+    outcome = consolidate(
+        [
+            candidate("Halyard moved to port 9443.", "halyard_moved_port", "2026-01-05", "a", change_only=True),
+            candidate("Halyard's internal port is 8443.", "halyard", "2026-03-02", "b"),
+        ]
+    )
+    assert [(f.current.sources, f.history) for f in outcome.facts] == [(("b",), ())]
+
+
+def test_a_change_on_another_side_of_a_known_thing_does_not_take_its_place() -> None:
+    # Milo's allergy is one side of Milo, a French teacher none; who owns Quern is another side than its db
+    outcome = consolidate(
+        [
+            candidate("Milo is allergic to cashews.", "milo_allergy", "2026-01-05", "a"),
+            candidate("Milo has Ms Moreau for French now.", "milo_moreau_french", "2026-03-02", "b", True),
+            candidate("Wen owns Quern.", "quern_owner", "2026-01-05", "c"),
+            candidate("Quern's db moved to Postgres 16 now.", "quern_db_postgres", "2026-03-02", "d", True),
+        ]
+    )
+    assert sorted(f.current.sources for f in outcome.facts) == [("a",), ("c",)]
+    assert all(f.history == () for f in outcome.facts)
+
+
+def test_a_change_two_subjects_fit_equally_is_left_out() -> None:
+    outcome = consolidate(
+        [
+            candidate("Wren is hosted on Fly.io.", "wren_host", "2026-01-05", "a"),
+            candidate("Wren keeps its data in MySQL.", "wren_datastore", "2026-01-06", "b"),
+            candidate("Wren's db and hosting are on Render now.", "wren_render", "2026-03-02", "c", change_only=True),
+        ]
+    )
+    assert sorted(f.current.sources for f in outcome.facts) == [("a",), ("b",)]
+
+
+def test_a_statement_keyed_by_whose_it_is_keeps_its_own_subject() -> None:
+    outcome = consolidate(
+        [
+            told("2026-01-05", "a", "Finn's best friend is Otto"),
+            told("2026-03-02", "b", "Remy's best friend is Finn now"),
+        ]
+    )
+    assert all(f.history == () for f in outcome.facts) and len(outcome.facts) == 2
+
+
+def test_the_next_change_is_told_against_the_last() -> None:
+    outcome = consolidate(
+        [
+            told("2026-01-05", "a", "Quern's internal port is 8443"),
+            told("2026-02-02", "b", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
+            told("2026-03-02", "c", "Quern moved to port 9553 now, the sidecar took 9443"),
+        ]
+    )
+    fact = holding(outcome.facts, "c")
+    assert [v.sources for v in fact.history] == [("b",), ("a",)]
+
+
+def test_anchoring_is_independent_of_input_order() -> None:
+    statements = [
+        told("2026-01-05", "a", "Quern's internal port is 8443"),
+        told("2026-02-02", "b", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
+        told("2026-01-07", "c", "our tech lead is Renske"),
+        told("2026-03-02", "d", "Ines is tech lead from this sprint on"),
+        candidate("Halyard moved to port 9443.", "halyard_moved_port", "2026-03-03", "e", change_only=True),
+    ]
+    first = consolidate(statements)
+    for seed in range(5):
+        shuffled = statements[:]
+        random.Random(seed).shuffle(shuffled)
+        assert consolidate(shuffled) == first
+
+
+# ---------------------------------------------------------------- the day file
+
+
+def day_summary(*found: FactCandidate) -> Summary:
+    return Summary(
+        "daily",
+        "2026-03-02",
+        "2026-03-02",
+        "2026-03-02",
+        (SourceRef("b", "0" * 64),),
+        SummarizerIdentity("extractive", None, "x"),
+        "h",
+        1,
+        Draft(facts=found),
+    )
+
+
+def test_a_change_only_candidate_round_trips_and_others_are_written_as_before() -> None:
+    plain = candidate("Quern's internal port is 8443.", "quern", "2026-03-02", "b")
+    passing = candidate("Quern moved to port 9443.", "quern_moved_port", "2026-03-02", "b", change_only=True)
+    text = render_summary(day_summary(plain, passing))
+    assert text.count("change_only: true") == 1  # absent where false: files written before read the same
+    assert parse_summary(text, "daily", "2026-03-02", "d").draft.facts == (plain, passing)
+    assert summary_from_data(summary_to_data(day_summary(plain, passing))).draft.facts == (plain, passing)
