@@ -37,6 +37,7 @@ from .statement import (
     NUMBER_WORDS,
     analyse,
     key_parts,
+    name_parts,
     plain_text,
     shapes_of,
 )
@@ -93,14 +94,14 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     told_info = analyse(told)
     if not thing or not thing <= told_info.words:
         return None
-    new = {v for v in _values(told) - _values(latest) if not _name_words(v) <= thing}
+    new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
         return None
     latest_info = analyse(latest)
     if own_key:
         if re.search(r"\b(?:" + "|".join(map(re.escape, own_key.split("_"))) + r")['’]s\b", told, re.IGNORECASE):
             return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
-        allowed = latest_info.words | {w for v in new for w in _name_words(v)}
+        allowed = latest_info.words | {w for v in new for w in name_parts(v)}
         if not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
@@ -117,10 +118,6 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     return (int(same_kind), len(thing))
 
 
-def _name_words(name: str) -> frozenset[str]:
-    return frozenset(stem(word_form(p)) for p in re.split(r"[\s_.-]+", name) if p)
-
-
 def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
     """The kinds of value a statement holds: a version, a clock time... (statement.shapes_of), a number, a name
     other than those of its subject."""
@@ -129,7 +126,7 @@ def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
     if re.search(r"\d", text) or info.words & NUMBER_WORDS:
         kinds.add("number")
     acronyms = {t.lower() for t in WORD.findall(text) if t.isupper() and len(t) > 1}  # "CPU" is no named value
-    if any(not _name_words(name) <= thing for name in info.names - acronyms):
+    if any(not name_parts(name) <= thing for name in info.names - acronyms):
         kinds.add("name")
     return frozenset(kinds)
 
