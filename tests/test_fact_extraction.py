@@ -354,6 +354,21 @@ def test_chatter_with_names_and_numbers_is_no_fact(sentence: str) -> None:
     assert facts.extract_sentence(sentence, "user") is None
 
 
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [
+        ("the nightly export starts at 02:30 UTC", "nightly_export"),  # a habit: no verb of state, a schedule
+        ("we release every other Tuesday", "release"),
+        ("feature flags come from LaunchDarkly", "feature_flag"),  # where something comes from
+        ("the card reader is SumUp", "card_reader"),  # named after an item of work, not one
+        ("Marlin is a Next.js app", "marlin"),  # a framework, not a file worked on
+    ],
+)
+def test_habits_and_things_named_like_work_are_statements_too(sentence: str, subject: str) -> None:
+    got = facts.extract_sentence(sentence, "user")
+    assert got is not None and (got.cue, got.subject) == ("learned", subject), got
+
+
 def test_the_learned_model_speaks_for_users_only() -> None:
     assert facts.extract_sentence("the office wifi password rotates every 90 days", "assistant") is None
 

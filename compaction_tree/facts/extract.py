@@ -38,6 +38,7 @@ from .gates import (
     EVENT,
     EVIDENCE,
     FIRST_PERSON,
+    HABIT,
     HEDGE,
     ONE_OFF,
     STATIVE,
@@ -441,11 +442,13 @@ def _model_key(text: str, topic: str) -> str:
     take the 42 bus to work") by what follows the verb, its names left out (they are the value, as "Hetzner" is
     in "our staging box is on Hetzner", which must meet "we moved staging to DigitalOcean"), or by the verb
     ("I drive a Skoda Octavia")."""
-    verb = STATIVE.search(text)
-    if verb is None:
-        return ""
     sides = [ASPECT_OF[w] for w in key_words(text, generic=True) if w in ASPECT_OF]
     side = sides[0] if sides else ""
+    verb = STATIVE.search(text)
+    if verb is None:  # a habit: what comes before its schedule or source ("the nightly export starts", "we release")
+        # (past a subject and its verb: in "the nightly export starts at 02:30", "nightly" is no schedule)
+        before = next((text[: h.start()] for h in HABIT.finditer(text) if len(text[: h.start()].split()) >= 2), "")
+        return subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
     before = text[: verb.start()]
     if key_words(before, generic=True):
         key = subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
@@ -602,11 +605,18 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     return subject_key(value, aspect=cue.aspect) or subject_key(value or text, aspect=cue.aspect, generic=True)
 
 
+# the item of work a sentence is about ("the ticket got moved to Done"), not a thing named after one ("the card
+# reader is SumUp")
 _WORK_ITEM = re.compile(
-    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b",
+    r"^(?:the|this|that|my|your|our)\s+(?:pr|pull request|ticket|branch|issue|card|commit|file|task|story|bug)s?\b"
+    r"(?!\s+(?!(?:is|are|was|were|got|gets|has|have|had|needs?|just|still|now|should|will|can|and)\b)[a-z])",
     re.I,
 )
-_FILE = re.compile(r"\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|toml|txt|cfg|ini|sql|sh)\b|\w/\w")
+# a file worked on ("moved the helpers to utils.py"), not a framework ("Marlin is a Next.js app")
+_FILE = re.compile(
+    r"\b(?!(?-i:[A-Z][a-z]+)\.js\b)[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|md|json|ya?ml|toml|txt|cfg|ini|sql|sh)\b"
+    r"|\w/\w"
+)
 # "switched from X to Y this month", "dropping X, going for Y": chat leaves out the "I"
 _ELIDED_I = re.compile(
     r"^(?:just\s+|finally\s+|please\s+)?(?:switched|moved|changed|went|gone|bumped|dropped|dropping|ditched|ditching|"

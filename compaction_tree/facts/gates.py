@@ -166,11 +166,21 @@ PASSING = re.compile(
 )
 
 
+# a habit: what happens on a schedule ("the nightly export starts at 02:30", "we release every other Tuesday"),
+# or where something comes from or goes through ("feature flags come from LaunchDarkly")
+HABIT = re.compile(
+    r"\b(?:every|each|daily|nightly|weekly|monthly|hourly|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|"
+    r"saturdays|sundays|weekdays|weekends)|at \d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|by \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
+    r"comes? from|comes? through|goes? through)\b",
+    re.IGNORECASE,
+)
+
+
 def standing_state(text: str) -> bool:
-    """A sentence that can state a standing fact to a reader without cues: a verb of state in the present,
-    nothing under way, coming or passing, no chatter ("Day 2 on Fly.", "Priya is flying in tomorrow": no).
-    What one moment holds (ONE_OFF) and temporary arrangements (`rejection`) are checked beside it."""
-    return bool(STATIVE.search(text)) and not (PASSING.search(text) or CHATTER.search(text))
+    """A sentence that can state a standing fact to a reader without cues: a verb of state in the present or
+    a habit, nothing under way, coming or passing, no chatter ("Day 2 on Fly.", "Priya is flying in tomorrow":
+    no). What one moment holds (ONE_OFF) and temporary arrangements (`rejection`) are checked beside it."""
+    return bool(STATIVE.search(text) or HABIT.search(text)) and not (PASSING.search(text) or CHATTER.search(text))
 
 
 def clean_sentence(sentence: str) -> str:
