@@ -369,6 +369,19 @@ def test_habits_and_things_named_like_work_are_statements_too(sentence: str, sub
     assert got is not None and (got.cue, got.subject) == ("learned", subject), got
 
 
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [
+        ("Femi is our DBA", "dba"),  # who holds the post is its value, as in "our DBA is Femi"
+        ("Sabine does our books", "book_owner"),  # who does a job: the job's owner
+        ("Ana is our best customer", "ana"),  # one of many customers: about Ana
+    ],
+)
+def test_a_post_held_by_someone_named_first_is_keyed_by_the_post(sentence: str, subject: str) -> None:
+    got = facts.extract_sentence(sentence, "user")
+    assert got is not None and got.subject == subject, got
+
+
 def test_the_learned_model_speaks_for_users_only() -> None:
     assert facts.extract_sentence("the office wifi password rotates every 90 days", "assistant") is None
 
@@ -400,6 +413,8 @@ def test_the_learned_opinion_is_the_same_every_time() -> None:
         ("our GP is Dr Hahn", "Dr Hahn retired, I'm registered with Dr Sato"),
         ("the Osprey upstream timeout is 30s", "Osprey timeout raised to 45s"),  # chat leaves out the "was"
         ("Wen owns the release scripts", "release scripts belong to Marta now"),  # belonging names the owner
+        ("Bea does our Instagram", "Instagram's with Jonas now, Bea's too busy"),  # a job held by someone named
+        ("Femi is our DBA", "Yara is our DBA now"),
     ],
 )
 def test_a_change_supersedes_the_statement_it_changes(old: str, new: str) -> None:

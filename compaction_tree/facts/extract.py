@@ -380,7 +380,8 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
         return None
     seen = learned.opinion(text, False)
     # "Dancing is like second nature to me": about nothing named or counted, the model must be surer
-    floor = LEARNED_FLOOR if _named_things(text) or re.search(r"\d", text) else LEARNED_FLOOR_UNNAMED
+    named = _named_things(text) or re.search(r"\d", text) or _held_by_name(text)
+    floor = LEARNED_FLOOR if named else LEARNED_FLOOR_UNNAMED
     change = change_of(text)
     if seen.probability < floor or rejection(text, raw, seen.category, change) is not None:
         return None
@@ -450,6 +451,12 @@ def _model_key(text: str, topic: str) -> str:
         before = next((text[: h.start()] for h in HABIT.finditer(text) if len(text[: h.start()].split()) >= 2), "")
         return subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
     before = text[: verb.start()]
+    held = _held_by_name(text)
+    if held is not None:
+        # "Femi is our DBA", "Bea does our Instagram": who holds a post or does a job is its value, as in "our DBA
+        # is Femi"; the post or the job is what it is about
+        doer = held.group("verb").lower() not in ("is", "'s", "’s")
+        return subject_key(held.group("s"), aspect="owner" if doer else "")
     if key_words(before, generic=True):
         key = subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
         if set(key.split("_")) <= KNOWN_ASPECTS:  # "CI still runs postgres:15": not what CI is, a side of it
@@ -460,6 +467,35 @@ def _model_key(text: str, topic: str) -> str:
     after = text[verb.end() :]
     _, names = names_of(after)
     return subject_key(after, aspect=side, drop=names) or side or subject_key(verb.group(), generic=True)
+
+
+_HELD = re.compile(
+    r"(?P<verb>is|['’]s|does|runs|handles|manages|leads|owns|covers|teaches|coaches|services?|suppl(?:y|ies))\s+"
+    r"(?:our|my|the)\s+(?P<s>[\w' -]+?)\s*(?:[,;.(]|$|\s+(?:for|at|in|on)\b)",
+    re.IGNORECASE,
+)
+
+
+def _held_by_name(text: str) -> re.Match[str] | None:
+    """ "Femi is our DBA", "Sabine does our books": a post or a job, held by someone named first (not one of
+    several, as brothers and friends are)."""
+    held = _HELD.search(text)
+    if held is None or not _only_names(text[: held.start()]) or _MANY.search(held.group("s")):
+        return None
+    return held
+
+
+_MANY = re.compile(
+    r"\b(?:brothers?|sisters?|siblings?|friends?|cousins?|kids?|children|child|sons?|daughters?|colleagues?|"
+    r"neighbou?rs?|uncles?|aunts?|nephews?|nieces?|teammates?|classmates?|clients?|customers?|students?|fans?)$",
+    re.IGNORECASE,
+)
+
+
+def _only_names(phrase: str) -> bool:
+    """A phrase of names alone ("Femi", "Greenflame", "Dr Sato"): someone, or some firm, not a thing's side."""
+    words = WORD.findall(phrase)
+    return bool(words) and len(words) <= 3 and all(w[:1].isupper() and fold(w) not in STOPWORDS for w in words)
 
 
 def _sets_a_target(text: str, change: Change) -> bool:
