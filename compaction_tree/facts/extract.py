@@ -415,13 +415,14 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     is only thought or planned and a metric's reading tell no change."""
     if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _EVALUATION.search(text) or _NOT_TOLD.search(text):
         return None
-    if ONE_OFF.search(_TOOK_EFFECT.sub("", raw)) or _FILE.search(text) or _WORK_ITEM.match(text):
+    took_effect = _TOOK_EFFECT.sub("", raw)  # "as of yesterday" dates the change, it is no passing moment
+    if ONE_OFF.search(took_effect) or _FILE.search(text) or _WORK_ITEM.match(text):
         return None
-    if rejection(text, raw, "decision", change_of(text)) is not None:
+    if rejection(text, took_effect, "decision", change_of(text)) is not None:
         return None
     if (EVENT.search(text) or _METRIC.search(text)) and not {fold(w) for w in WORD.findall(text)} & _TARGETS:
         return None  # "CPU is pegged at 100% since Thursday", "off now as planned": a reading, an event
-    if not (_named_things(text) or re.search(r"\d", text) or set(key_words(text, generic=True)) & VALUE_WORDS):
+    if not (_named_things(text) or re.search(r"\d", text) or {word_form(w) for w in WORD.findall(text)} & VALUE_WORDS):
         return None  # "the queue is new": no value to be the subject's new one
     key = subject_key(text, generic=True)  # a placeholder: anchoring gives it the key of the subject it changes
     if not key:

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..summary import FactCandidate
-from ..text import WORD, fold, stem, word_form
+from ..text import WORD, stem, word_form
 from ..topics import is_generic
 from .statement import (
     ASPECT_OF,
@@ -48,6 +48,7 @@ TOLD_CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|any ?more|no longer|as of|starting|from (?:now|this|next|here)|"
     r"since (?=the|our|last|this|we|v?\d|(?-i:[A-Z]))|"  # "since Tuesday", not "since it didn't go through"
     r"new|finally|instead|(?:go|goes|went) (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|takes over|"
+    r"upped|(?:up|down) to|joined|started (?:at|with)|"
     r"(?:switch|push|extend|tighten|relax|shift|bump|swap|lower|transition|port|hand|mov|migrat|chang|upgrad|"
     r"downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot|reassign|renam|reschedul|renegotiat|"
     r"reconfigur)e?d)\b",  # an arrow is as often a flow ("dump of prod → the new cluster") as a change
@@ -82,7 +83,7 @@ def _sides(text: str) -> frozenset[str]:
 def _values(text: str) -> frozenset[str]:
     """What in a statement can be a value: numbers, names, calendar and cadence words."""
     info = analyse(text)
-    words = {fold(t) for t in WORD.findall(text)}
+    words = {word_form(t) for t in WORD.findall(text)}  # "Tuesdays" is "tuesday"
     return info.entities | info.names | frozenset(words & VALUE_WORDS)
 
 
