@@ -60,6 +60,8 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
         ("Quern's internal port is 8443", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
         ("the prod database is Postgres 15", "prod db upgraded, Postgres 16 now"),  # names the side: db
         ("our tech lead is Renske", "Ines is tech lead from this sprint on"),  # a cue keyed it by its value
+        ("prod runs Quern 2.8", "prod is on Quern 3.1 as of yesterday"),  # "as of yesterday" dates the change
+        ("grocery budget is 600 euros a month", "we upped the grocery budget to 700"),
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
