@@ -382,10 +382,9 @@ class Consolidator:
         """The candidates in replay order, and a claim for each."""
         anchored = anchor(sorted(candidates, key=candidate_order))
         ordered = tuple(c for c, _ in anchored)
-        cache: dict[str, Analysis] = {}
         claims = []
         for n, c in enumerate(ordered):
-            info = cache[c.fact] if c.fact in cache else cache.setdefault(c.fact, analyse(c.fact))
+            info = analyse(c.fact)  # cached: a statement said on many days is analysed once
             category = c.category if c.category in CATEGORIES else "domain_fact"
             origin = json.dumps([c.fact, list(c.sources)], ensure_ascii=False)
             claims.append(

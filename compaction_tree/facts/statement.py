@@ -397,6 +397,7 @@ STARTED = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)  # consolidation and anchoring read the same statements many times
 def analyse(text: str) -> Analysis:
     body = plain_text(text).rstrip(".")  # the period a fact ends with is no part of a change form
     change = change_of(body)

@@ -11,11 +11,17 @@ nothing known for sure (two subjects fit equally well).
 A subject fits a told change when:
 - every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
   one of them specific (not "use", not "api");
-- the sides agree: the sentence names no side of things, or one the key names ("halyard_port" and
-  "moved to port 9443", not "halyard_version");
-- the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...).
+- the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...);
+- it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
+  "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
+  subject holds (for a key with a side, with a change said in so many words: "now", "moved").
 Among several, the one whose value is of the same kind wins ("02:30" and "01:00"), then the one
 named by more words; two that fit equally leave the change unanchored.
+
+A statement a cue took is anchored the same way when it tells a change under a key nobody used
+before and names no value it replaces, if its key holds nothing but the known statement's words,
+its new values and sides ("Ines is tech lead from this sprint on", keyed "ines"), and is not whose
+it is ("Remy's best friend is Finn now").
 """
 
 from __future__ import annotations
@@ -156,13 +162,14 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
 
 def _target(change: FactCandidate, by_word: dict[str, list[FactCandidate]]) -> FactCandidate | None:
     """The latest statement of the known subject a change fits best, if one fits better than any other."""
+    info = analyse(change.fact)
+    if not change.change_only and info.old:
+        return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
     latest: dict[str, FactCandidate] = {}  # subject -> its last statement before the change
-    for word in sorted(analyse(change.fact).words & by_word.keys()):
+    for word in sorted(info.words & by_word.keys()):
         for c in by_word[word]:
             if c.valid_from < change.valid_from:
                 latest[c.subject] = c  # each list is in replay order: the last one is the latest
-    if not change.change_only and analyse(change.fact).old:
-        return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
     own_key = "" if change.change_only else change.subject
     fits = sorted(
         ((fit, subject) for subject, c in latest.items() if (fit := _fit(subject, c.fact, change.fact, own_key))),
