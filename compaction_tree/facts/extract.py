@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..config import Config
@@ -443,7 +443,8 @@ def _model_key(text: str, topic: str) -> str:
     birthday"), or the note's topic, with the side of things the sentence names; a statement about oneself ("I
     take the 42 bus to work") by what follows the verb, its names left out (they are the value, as "Hetzner" is
     in "our staging box is on Hetzner", which must meet "we moved staging to DigitalOcean"), or by the verb
-    ("I drive a Skoda Octavia")."""
+    ("I drive a Skoda Octavia"). A habit is about what comes before its schedule ("the nightly export starts at
+    02:30"); a post or a job held by someone named first, about the post or the job ("Femi is our DBA")."""
     sides = [ASPECT_OF[w] for w in key_words(text, generic=True) if w in ASPECT_OF]
     side = sides[0] if sides else ""
     verb = STATIVE.search(text)
@@ -724,13 +725,5 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
                     extracted.change_only,
                 )
             elif chunk.id not in previous.sources:  # said twice the same day: one candidate, both sources
-                found[key] = FactCandidate(
-                    previous.category,
-                    previous.subject,
-                    previous.fact,
-                    previous.confidence,
-                    day,
-                    (*previous.sources, chunk.id),
-                    previous.change_only,
-                )
+                found[key] = replace(previous, sources=(*previous.sources, chunk.id))
     return tuple(found.values())
