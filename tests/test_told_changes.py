@@ -178,3 +178,16 @@ def test_a_change_only_candidate_round_trips_and_others_are_written_as_before() 
     assert text.count("change_only: true") == 1  # absent where false: files written before read the same
     assert parse_summary(text, "daily", "2026-03-02", "d").draft.facts == (plain, passing)
     assert summary_from_data(summary_to_data(day_summary(plain, passing))).draft.facts == (plain, passing)
+
+
+def test_an_undone_told_change_keeps_the_old_value_and_its_own_record() -> None:
+    candidates = [
+        told("2026-01-05", "a", "Quern's internal port is 8443"),
+        told("2026-03-02", "b", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
+    ]
+    (event,) = consolidate(candidates).events
+    assert event.kind == "supersede" and event.sources == ("a", "b")
+    outcome = consolidate(candidates, {event.id: "u1"})
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("a",)
+    assert fact.history[0].sources == ("b",) and fact.history[0].why == "undone: u1"
