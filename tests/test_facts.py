@@ -314,6 +314,39 @@ def test_differently_named_things_never_merge_however_alike() -> None:
     assert outcome.events == ()
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (("Starling CI runs on Buildkite.", "starling_ci"), ("Puffin CI runs on Buildkite.", "puffin_ci")),
+        (
+            ("The data standup is at 9:30 every morning.", "data_standup"),
+            ("The analytics standup is at 9:30 every morning.", "analytics_standup"),
+        ),
+        (  # even the value one replaces is not the other's
+            ("Ibis is off Railway as of today, everything runs on DigitalOcean.", "ibis_host"),
+            ("Starling is off DigitalOcean as of today, everything runs on Railway.", "starling_host"),
+        ),
+    ],
+)
+def test_the_same_side_of_two_things_stays_two_subjects(first: tuple[str, str], second: tuple[str, str]) -> None:
+    outcome = consolidate(
+        [cand(first[0], "2025-03-03", "c1", first[1]), cand(second[0], "2025-03-10", "c2", second[1])]
+    )
+    assert sorted(f.subject for f in outcome.facts) == sorted([first[1], second[1]])
+    assert all(f.history == () for f in outcome.facts)
+
+
+def test_a_change_keyed_by_the_value_it_replaces_still_meets_the_thing_it_names() -> None:
+    outcome = consolidate(
+        [
+            cand("Kestrel CI runs on GitLab CI.", "2025-03-03", "c1", "kestrel_ci"),
+            cand("GitLab CI is out, Kestrel now builds on Drone.", "2025-03-10", "c2", "gitlab_ci"),
+        ]
+    )
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
+
+
 def test_union_find_chains_link_what_is_not_linked_directly() -> None:
     a = cand("user: We decided to host Atlas on Heroku.", "2025-03-01", "c1", "atlas_host")
     b = cand("user: We switched Atlas from Heroku to Fly.io.", "2025-03-02", "c2", "atlas")

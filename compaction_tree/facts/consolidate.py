@@ -19,7 +19,9 @@
    of the thing the other's key names on the same side ("growth_sprint" and "sprint"; "sorrel_host"
    and "sorrel" when both give it a named value; where a thing "moved to" is its host). Statements
    about differently named things ("Kestrel" and "Heron") are never linked, however alike their
-   wording; when neither key holds a name but both name one specific thing ("ledger_datastore",
+   wording, nor are keys naming the same side of two things that share no specific word and that
+   neither statement mentions ("starling_ci" and "puffin_ci", "data_standup" and
+   "analytics_standup"); when neither key holds a name but both name one specific thing ("ledger_datastore",
    "ledger"), the names in their text are values (MySQL, Postgres), not other things.
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
@@ -87,7 +89,7 @@ __all__ = [
     "render_category",
 ]
 from ..summary import FactCandidate
-from ..text import stem
+from ..text import WORD, stem, word_form
 from ..topics import is_generic
 from .statement import (
     CHANGE_WORDS,
@@ -269,6 +271,26 @@ def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
     return thing == key_b - KNOWN_ASPECTS and any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in thing)
 
 
+def _other_things(a: _Claim, b: _Claim, named: bool) -> bool:
+    """The two keys name the same side of two things that share no specific word ("starling_ci", "puffin_ci"),
+    and neither statement mentions the other's thing: what only wording has in common does not make them one
+    subject. named: both things are proper names in their statements ("Starling", "Ibis"), so that even a value
+    one replaces is not the other's."""
+    sides_a, sides_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
+    thing_a = {w for w in a.key - KNOWN_ASPECTS if not is_generic(w) and w not in GENERIC_ACRONYMS}
+    thing_b = {w for w in b.key - KNOWN_ASPECTS if not is_generic(w) and w not in GENERIC_ACRONYMS}
+    if not (sides_a and sides_a == sides_b and thing_a and thing_b and thing_a.isdisjoint(thing_b)):
+        return False
+    if {stem(w) for w in thing_a} & b.info.words or {stem(w) for w in thing_b} & a.info.words:
+        return False  # "GitLab CI is out, Kestrel now builds on Drone" (keyed by the old value) names Kestrel
+    return not named or (_proper(thing_a, a.fact) and _proper(thing_b, b.fact))
+
+
+def _proper(words: set[str], fact: str) -> bool:
+    """One of the words is written as a name in the statement ("Starling is off DigitalOcean")."""
+    return any(t[:1].isupper() and word_form(t) in words for t in WORD.findall(plain_text(fact)))
+
+
 @dataclass
 class _Entry:
     """A subject during the replay: its current claim, its history, every candidate it holds."""
@@ -306,12 +328,16 @@ class Consolidator:
             return 4  # a told change was keyed to the subject it changes
         if about_different_things(a, b):
             return 0
+        if _other_things(a, b, named=True):
+            return 0  # "Starling is off DigitalOcean" replaces no value of Ibis's hosting, though it was DigitalOcean
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3
         if _own_change(a, b) or (not directed and _own_change(b, a)):
             return 3
         if _named_after_old(a, b) or (not directed and _named_after_old(b, a)):
             return 3
+        if _other_things(a, b, named=False):
+            return 0  # "starling_ci" and "puffin_ci", "data_standup" and "analytics_standup": alike, not one
         if len(a.info.entities & b.info.entities) >= 2:
             return 2
         if self.same_kind_of_change(a, b) or (not directed and self.same_kind_of_change(b, a)):
