@@ -364,7 +364,9 @@ def hold_lock(root: Path) -> int:
     if pid == 0:
         try:
             with Vault.open(root).lock() as got:
-                ready.write_text(str(got))
+                # written whole, then renamed: the parent never reads it half written
+                ready.with_suffix(".tmp").write_text(str(got))
+                os.replace(ready.with_suffix(".tmp"), ready)
                 time.sleep(60)
         finally:
             os._exit(0)
