@@ -347,6 +347,18 @@ def test_a_change_keyed_by_the_value_it_replaces_still_meets_the_thing_it_names(
     assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
 
 
+def test_alike_statements_with_values_of_different_kinds_are_two_subjects() -> None:
+    # how often Redwood pays and which plan it pays for: alike in wording, a cadence and a name
+    outcome = consolidate(
+        [
+            cand("Redwood Analytics pays quarterly.", "2025-03-03", "c1", "redwood_analytics_billing"),
+            cand("Redwood Analytics pays for Business.", "2025-03-10", "c2", "redwood_analytics"),
+        ]
+    )
+    assert sorted(f.current.sources for f in outcome.facts) == [("c1",), ("c2",)]
+    assert all(f.history == () for f in outcome.facts)
+
+
 def test_union_find_chains_link_what_is_not_linked_directly() -> None:
     a = cand("user: We decided to host Atlas on Heroku.", "2025-03-01", "c1", "atlas_host")
     b = cand("user: We switched Atlas from Heroku to Fly.io.", "2025-03-02", "c2", "atlas")

@@ -11,7 +11,8 @@
    new one.
 2. Two candidates are linked when they share at least two entities or their similarity is at
    least 0.75 (lexical cosine over terms by default; a similarity function from the caller, such
-   as embeddings, otherwise), and also when their subject keys are the same set of canonical
+   as embeddings, otherwise; not when both hold values of no kind in common, as "pays quarterly"
+   and "pays for Business" do), and also when their subject keys are the same set of canonical
    words and name a side of a thing ("billing_cap" and "billing_limit"; not just "ledger_api"),
    when one names the other's value as replaced (for the speaker's own statements, whatever else
    they say: "a flat white for me now, not the iced latte"), when one changes a value of the same
@@ -106,7 +107,7 @@ from .statement import (
     shapes_of,
     terms_of,
 )
-from .updates import anchor
+from .updates import anchor, value_kinds_differ
 
 LINK_SIMILARITY = 0.75
 MERGE_SIMILARITY = 0.90
@@ -344,7 +345,10 @@ class Consolidator:
             return 2
         if self.same_thing_changed(a, b) or (not directed and self.same_thing_changed(b, a)):
             return 2
-        return 1 if self.sim(a, b) >= LINK_SIMILARITY else 0
+        if self.sim(a, b) < LINK_SIMILARITY:
+            return 0
+        # "Redwood Analytics pays quarterly" and "... pays for Business": alike, but a cadence and a plan
+        return 0 if value_kinds_differ(a.subject, a.fact, b.subject, b.fact) else 1
 
     @staticmethod
     def same_kind_of_change(a: _Claim, b: _Claim) -> bool:

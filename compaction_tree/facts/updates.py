@@ -178,3 +178,14 @@ def _target(change: FactCandidate, by_word: dict[str, list[FactCandidate]]) -> F
     if not fits or (len(fits) > 1 and fits[0][0] == fits[1][0]):
         return None
     return latest[fits[0][1]]
+
+
+def value_kinds_differ(subject_a: str, fact_a: str, subject_b: str, fact_b: str) -> bool:
+    """Both statements hold values, of no kind in common ("quarterly" and "Business", "9:30" and "Priya")."""
+    kinds_a = _kinds(fact_a, _thing(subject_a)) | _cadence(fact_a)
+    kinds_b = _kinds(fact_b, _thing(subject_b)) | _cadence(fact_b)
+    return bool(kinds_a and kinds_b) and kinds_a.isdisjoint(kinds_b)
+
+
+def _cadence(text: str) -> frozenset[str]:
+    return frozenset({"cadence"}) if {word_form(t) for t in WORD.findall(text)} & CADENCE else frozenset()
