@@ -359,6 +359,34 @@ def test_alike_statements_with_values_of_different_kinds_are_two_subjects() -> N
     assert all(f.history == () for f in outcome.facts)
 
 
+def test_a_new_value_written_with_hyphens_is_still_only_the_value() -> None:
+    # "sub-2-hour" is part of "a sub-2-hour half marathon", not something else the change is about
+    outcome = consolidate(
+        [
+            cand("user: My goal this year is a first marathon in the autumn.", "2025-02-27", "c1", "goal"),
+            cand(
+                "Dropping a first marathon in the autumn, going for a sub-2-hour half marathon.",
+                "2025-04-10",
+                "c2",
+                "first_marathon_autumn",
+            ),
+        ]
+    )
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
+
+
+def test_a_change_to_a_dotted_name_replaces_only_what_it_is_about() -> None:
+    # "moving from Heroku to Fly.io" says nothing of the logging that was a Heroku add-on
+    outcome = consolidate(
+        [
+            cand("user: I'll use Papertrail since it's a Heroku add-on.", "2026-01-16", "c1", "papertrail"),
+            cand("user: Decision made: we're moving from Heroku to Fly.io.", "2026-03-03", "c2", "heroku"),
+        ]
+    )
+    assert sorted(f.current.sources for f in outcome.facts) == [("c1",), ("c2",)]
+
+
 def test_union_find_chains_link_what_is_not_linked_directly() -> None:
     a = cand("user: We decided to host Atlas on Heroku.", "2025-03-01", "c1", "atlas_host")
     b = cand("user: We switched Atlas from Heroku to Fly.io.", "2025-03-02", "c2", "atlas")

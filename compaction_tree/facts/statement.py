@@ -458,7 +458,10 @@ def names_old(current: Analysis, new: Analysis) -> bool:
     if not new.old or not new.old <= current.words:
         return False
     about = new.terms - new.old - CHANGE_WORDS - RELATION_WORDS
-    return not (about - new.new) or bool(about & current.terms)
+    # a hyphenated modifier ("sub-2-hour") is part of the new value when its parts are; a dotted name ("fly.io")
+    # is a name of its own
+    beyond = {t for t in about - new.new if "." in t or not name_parts(t) <= new.new}
+    return not beyond or bool(about & current.terms)
 
 
 def mentions(a: Analysis, b: Analysis) -> bool:
