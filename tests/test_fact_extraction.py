@@ -415,6 +415,8 @@ def test_the_learned_opinion_is_the_same_every_time() -> None:
         ("Wen owns the release scripts", "release scripts belong to Marta now"),  # belonging names the owner
         ("Bea does our Instagram", "Instagram's with Jonas now, Bea's too busy"),  # a job held by someone named
         ("Femi is our DBA", "Yara is our DBA now"),
+        # a change named by a value of numbers alone, which must still be its key
+        ("my running goal is a 50-minute 10K", "dropping a 50-minute 10K, going for a sub-2-hour half marathon"),
     ],
 )
 def test_a_change_supersedes_the_statement_it_changes(old: str, new: str) -> None:

@@ -357,11 +357,16 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
     if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
-        key = subject_key(change.old, generic=True) or subject_key(text, generic=True)
+        key = subject_key(change.old, generic=True) or _value_key(change.old) or subject_key(text, generic=True)
     if not key:
         return None  # "15 minutes, not 30": a change of nothing named
     category = framed.frame.category if framed is not None else "preference" if mine else "decision"
     return Extracted(category, key, _fact_text(speaker, text), 0.8, "change")
+
+
+def _value_key(value: str) -> str:
+    """A key of a value's words, numbers too ("a 50-minute 10K": "50_minute_10k"), for a change named by it."""
+    return key_from_words(w for w in re.findall(r"[a-z0-9]+", fold(value)) if w not in STOPWORDS)
 
 
 # the sides of a thing that a metric's value sets: a target's change is a setting, the metric's moving an event
