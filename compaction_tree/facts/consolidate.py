@@ -94,10 +94,10 @@ from ..text import WORD, stem, word_form
 from ..topics import is_generic
 from .statement import (
     CHANGE_WORDS,
-    GENERIC_ACRONYMS,
     KNOWN_ASPECTS,
     Analysis,
     analyse,
+    is_specific,
     key_parts,
     lexical_similarity,
     mentions,
@@ -197,7 +197,7 @@ def _aspects(subject: str, names: frozenset[str]) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def _subject_names(subject: str, names: frozenset[str]) -> frozenset[str]:
     key = name_parts(subject)
-    return frozenset(n for n in names if name_parts(n) <= key and not is_generic(n) and n not in GENERIC_ACRONYMS)
+    return frozenset(n for n in names if name_parts(n) <= key and is_specific(n))
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
@@ -269,7 +269,7 @@ def _sides(key: frozenset[str]) -> frozenset[str]:
 def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
     """Two keys name one thing, a specific word, whatever sides they name ("billing_datastore", "billing")."""
     thing = key_a - KNOWN_ASPECTS
-    return thing == key_b - KNOWN_ASPECTS and any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in thing)
+    return thing == key_b - KNOWN_ASPECTS and any(is_specific(w) for w in thing)
 
 
 def _other_things(a: _Claim, b: _Claim, named: bool) -> bool:
@@ -278,8 +278,8 @@ def _other_things(a: _Claim, b: _Claim, named: bool) -> bool:
     subject. named: both things are proper names in their statements ("Starling", "Ibis"), so that even a value
     one replaces is not the other's."""
     sides_a, sides_b = a.key & KNOWN_ASPECTS, b.key & KNOWN_ASPECTS
-    thing_a = {w for w in a.key - KNOWN_ASPECTS if not is_generic(w) and w not in GENERIC_ACRONYMS}
-    thing_b = {w for w in b.key - KNOWN_ASPECTS if not is_generic(w) and w not in GENERIC_ACRONYMS}
+    thing_a = {w for w in a.key - KNOWN_ASPECTS if is_specific(w)}
+    thing_b = {w for w in b.key - KNOWN_ASPECTS if is_specific(w)}
     if not (sides_a and sides_a == sides_b and thing_a and thing_b and thing_a.isdisjoint(thing_b)):
         return False
     if {stem(w) for w in thing_a} & b.info.words or {stem(w) for w in thing_b} & a.info.words:
@@ -374,7 +374,7 @@ class Consolidator:
         if aspects_a and aspects_a == aspects_b:
             return True  # "goal" and "running_goal"
         shared = thing_a & thing_b
-        if (aspects_a and aspects_b) or not any(not is_generic(w) and w not in GENERIC_ACRONYMS for w in shared):
+        if (aspects_a and aspects_b) or not any(is_specific(w) for w in shared):
             return False
         specific_a = {w for w in thing_a if not is_generic(w)}
         specific_b = {w for w in thing_b if not is_generic(w)}

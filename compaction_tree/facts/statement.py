@@ -226,6 +226,13 @@ GENERIC_ACRONYMS = frozenset(
     )
 )
 ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words.split()}
+
+
+def is_specific(word: str) -> bool:
+    """A word that can tell one thing from another: not generic English, not an acronym of a side ("api")."""
+    return not is_generic(word) and word not in GENERIC_ACRONYMS
+
+
 KNOWN_ASPECTS = frozenset(ASPECTS)
 # "latency" too: the metric a target in ms or a percentile sets ("search_latency_goal" is "p95_goal_search")
 WEAK_ASPECTS = frozenset(

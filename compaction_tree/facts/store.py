@@ -22,7 +22,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
@@ -310,11 +310,7 @@ def _candidates(index: Index, config: Config) -> list[FactCandidate]:
                 continue
             valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
             subject = c.subject if SUBJECT.fullmatch(c.subject) else subject_key(c.subject, generic=True) or "fact"
-            found.append(
-                FactCandidate(
-                    c.category, subject, " ".join(c.fact.split()), c.confidence, valid_from, c.sources, c.change_only
-                )
-            )
+            found.append(replace(c, subject=subject, fact=" ".join(c.fact.split()), valid_from=valid_from))
     return found
 
 

@@ -33,15 +33,14 @@ from dataclasses import replace
 
 from ..summary import FactCandidate
 from ..text import WORD, stem, word_form
-from ..topics import is_generic
 from .statement import (
     ASPECT_OF,
     CADENCE,
     CALENDAR,
-    GENERIC_ACRONYMS,
     KNOWN_ASPECTS,
     NUMBER_WORDS,
     analyse,
+    is_specific,
     key_parts,
     name_parts,
     plain_text,
@@ -69,7 +68,7 @@ CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the su
 def _thing(subject: str) -> frozenset[str]:
     """The stems of what a key names, its sides left out, when one of them is specific."""
     parts = key_parts(subject) - KNOWN_ASPECTS
-    if not any(not is_generic(p) and p not in GENERIC_ACRONYMS for p in parts):
+    if not any(is_specific(p) for p in parts):
         return frozenset()
     return frozenset(stem(p) for p in parts)
 
