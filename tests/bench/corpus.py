@@ -3882,7 +3882,9 @@ class _Planter:
     ) -> dict[str, Any]:
         speaker = speaker or spec.speaker
         text, key = self.render(spec, bank, vals)
-        marker: dict[str, Any] = {"id": None, "day": day, "template": key}
+        # the slot values as this chunk says them, so an evaluation can check what a fact from it holds
+        slots = {name: value for name, value in vals.items() if isinstance(value, str)}
+        marker: dict[str, Any] = {"id": None, "day": day, "template": key, "slots": slots}
         self.markers.append(marker)
         if speaker == "assistant":
             lead, _ = self.render(spec, "lead", vals)
@@ -4280,7 +4282,11 @@ def _finish(builder: _Builder, planter: _Planter, corpus: Corpus) -> None:
     corpus.meta.update(
         asked_at=asked_at,
         question_keys=keys,
-        templates={"questions": question_templates, "chunks": {m["id"]: m["template"] for m in planter.markers}},
+        templates={
+            "questions": question_templates,
+            "chunks": {m["id"]: m["template"] for m in planter.markers},
+            "slots": {m["id"]: m["slots"] for m in planter.markers},
+        },
         distractors=[{"chunk": d["marker"]["id"], "kind": d["kind"]} for d in planter.distractors],
         decoys=decoys,
         probe_mentions=mention_counts,

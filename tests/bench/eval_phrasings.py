@@ -7,10 +7,11 @@ tuning material in the style of real conversations), "dev2" (tests/bench/fact_ph
 more tuning material, leaning on how people report changes and on look-alikes that use a change's
 words), "dev3" (tests/bench/fact_phrasings_dev3.py, everyday conversation between people: mostly
 the chatter that is no fact, with names and numbers in it, and personal facts told in passing),
-"dev4" and "dev5" (a coding session; lives, households and small businesses), and "holdout",
-"holdout2", "holdout3", "holdout4" (tests/bench/fact_phrasings_holdout*.py, blind checks written by
-someone who never read the extractor: before the facts2 round, after the learned model's first
-round, after its second, during the round of changes told in passing; measure, never tune on them).
+"dev4" and "dev5" (a coding session; lives, households and small businesses), "dev6" (changes
+above all, told as people tell them), and "holdout" to "holdout5" (tests/bench/fact_phrasings_holdout*.py,
+blind checks written by someone who never read the extractor: before the facts2 round, after the
+learned model's first round, after its second, during the round of changes told in passing, and
+before the round tuned on dev6; measure, never tune on them).
 None replaces the held-out corpus split.
 
 The synthetic corpus has a few templates per fact; its held-out split shows whether the cues
@@ -28,7 +29,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev5, holdout..holdout4) [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev6, holdout..holdout5) [-v]
 """
 
 from __future__ import annotations
@@ -46,10 +47,12 @@ import fact_phrasings_dev2
 import fact_phrasings_dev3
 import fact_phrasings_dev4
 import fact_phrasings_dev5
+import fact_phrasings_dev6
 import fact_phrasings_holdout
 import fact_phrasings_holdout2
 import fact_phrasings_holdout3
 import fact_phrasings_holdout4
+import fact_phrasings_holdout5
 
 from compaction_tree.facts import extract_sentence, extract_statements
 from compaction_tree.facts.consolidate import Fact, consolidate
@@ -62,10 +65,12 @@ SETS = {
     "dev3": fact_phrasings_dev3,
     "dev4": fact_phrasings_dev4,
     "dev5": fact_phrasings_dev5,
+    "dev6": fact_phrasings_dev6,
     "holdout": fact_phrasings_holdout,
     "holdout2": fact_phrasings_holdout2,
     "holdout3": fact_phrasings_holdout3,
     "holdout4": fact_phrasings_holdout4,
+    "holdout5": fact_phrasings_holdout5,
 }
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
