@@ -445,3 +445,26 @@ def test_where_someone_is_for_a_while_says_nothing_of_who_they_are(sentence: str
 )
 def test_work_under_way_requests_and_arrangements_for_a_while_are_no_fact(sentence: str) -> None:
     assert facts.extract_sentence(sentence, "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Flight to Bristol is AZ1507, leaves at 11:20am.",
+        "I'm on IB125 to Osaka, it departs 8:40pm so an early start.",
+        "the hotel confirmation number is KX-44910",
+        "the airbnb in Porto has checkin from 3pm",
+        "The export-worker team's travel expenses are due on Friday.",
+        "code freeze for the 2.4 release is next wednesday",
+    ],
+)
+def test_a_trip_a_booking_and_a_date_something_is_due_hold_for_one_day_only(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the checkout service runs on port 8443", "I take the train to Leeds every monday"],
+)
+def test_a_product_named_checkout_and_a_trip_taken_every_week_stay_facts(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is not None

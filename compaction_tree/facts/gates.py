@@ -114,6 +114,15 @@ EVIDENCE = re.compile(
     r"|(?:it\s+)?looks like\s+|so\s+)",
     re.IGNORECASE,
 )
+# a trip's or a booking's details, and a date something is due: they hold until one day passes
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+ITINERARY = re.compile(
+    r"\b(?:flight|train|bus|ferry|coach)\s+(?:to|from)\s+(?-i:[A-Z])|\bon\s+(?-i:[A-Z]{2}\d{2,4})\b|"
+    r"\b(?:departs|departing|check-?in|check-out|confirmation (?:number|code|no)|booking (?:ref|reference|number|code))\b"
+    r"|\b(?:is|are|['’]s)\s+(?:on\s+)?(?:this|next)\s+(?:" + _WEEKDAY + r"|week|month)\b"
+    r"|\bdue\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:" + _WEEKDAY + r"|tomorrow)\b(?!s)",
+    re.IGNORECASE,
+)
 ONE_OFF = re.compile(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night|just now|right now|"
     r"at the moment|an hour ago|minutes ago|earlier|this (?:one|file|function|pr|ticket|line))\b",
@@ -230,6 +239,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
         return "hearsay"
     stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
     if DEICTIC.search(raw) and not DURABLE.search(raw) and not stated_change:
+        return "one-off"
+    if ITINERARY.search(raw) and not DURABLE.search(raw):
         return "one-off"
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
