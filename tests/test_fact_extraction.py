@@ -220,6 +220,8 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Retro every other Friday", "Retros happen weekly on Mondays from here on"),  # when it recurs: its schedule
         ("Ilse prefers written standups", "Ilse says she'd rather do standups on video now"),  # told of another
         ("Jest stays as our test runner", "The test runner is Vitest from now on"),  # keyed by what the name fills
+        # it names as replaced all the old statement says beyond its key, whatever else it is about
+        ("our test runner is mocha", "ported the whole suite from mocha to vitest over the weekend"),
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -247,10 +249,12 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
             ("2026-01-12", "host", "we run Sorrel on AWS"),
             ("2026-01-13", "rewrite", "The ledger-api rewrite is Thea's project now."),
             ("2026-01-14", "api", "API decision: date-based versioning"),
+            ("2026-01-15", "owner", "Yusuf owns billing-service."),
+            ("2026-02-15", "port", "Billing-service listens on port 5362 in staging, not the default."),  # its port
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 14
+    assert len(outcome.facts) == 16
 
 
 @pytest.mark.parametrize(
@@ -468,3 +472,21 @@ def test_a_trip_a_booking_and_a_date_something_is_due_hold_for_one_day_only(sent
 )
 def test_a_product_named_checkout_and_a_trip_taken_every_week_stay_facts(sentence: str) -> None:
     assert facts.extract_sentence(sentence, "user") is not None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [
+        ("the api listens on port 8080", "api_port"),  # verbs of a routine or a setting
+        ("i bank with Northgate", "bank"),
+        ("we buy flour from Millbrook Co-op", "flour"),
+    ],
+)
+def test_a_routine_or_a_setting_told_with_its_own_verb_is_a_statement(sentence: str, subject: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.subject == subject
+
+
+@pytest.mark.parametrize("sentence", ["release runs now.", "the nightly build works again"])
+def test_something_working_again_is_an_event(sentence: str) -> None:
+    assert facts.extract_sentence(sentence, "user") is None

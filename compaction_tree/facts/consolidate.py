@@ -220,6 +220,13 @@ def _named_after_old(a: _Claim, b: _Claim) -> bool:
     return bool(b.info.old and a.key) and {stem(part) for part in a.key} <= b.info.old
 
 
+def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
+    """b names as replaced all that a says beyond its key ("our test runner is mocha", then "ported the whole
+    suite from mocha to vitest"): whatever else b says, it is a's value that went."""
+    value = a.info.terms - {stem(part) for part in a.key}
+    return bool(b.info.old and value) and value <= b.info.old
+
+
 def _named_value(claim: _Claim) -> frozenset[str]:
     """The names a statement holds besides those of its subject key: its value, when the value is a name."""
     key = name_parts(claim.subject)
@@ -270,6 +277,13 @@ def _same_thing(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
     """Two keys name one thing, a specific word, whatever sides they name ("billing_datastore", "billing")."""
     thing = key_a - KNOWN_ASPECTS
     return thing == key_b - KNOWN_ASPECTS and any(is_specific(w) for w in thing)
+
+
+def _other_sides(key_a: frozenset[str], key_b: frozenset[str]) -> bool:
+    """The two keys name one specific thing and different sides of it."""
+    sides_a, sides_b = _sides(key_a), _sides(key_b)
+    shared = (key_a & key_b) - KNOWN_ASPECTS
+    return bool(sides_a and sides_b and sides_a.isdisjoint(sides_b) and any(is_specific(w) for w in shared))
 
 
 def _other_things(a: _Claim, b: _Claim, named: bool) -> bool:
@@ -337,8 +351,12 @@ class Consolidator:
             return 3
         if _named_after_old(a, b) or (not directed and _named_after_old(b, a)):
             return 3
+        if _replaces_all_of_value(a, b) or (not directed and _replaces_all_of_value(b, a)):
+            return 3
         if _other_things(a, b, named=False):
             return 0  # "starling_ci" and "puffin_ci", "data_standup" and "analytics_standup": alike, not one
+        if _other_sides(a.key, b.key):
+            return 0  # "billing_service_owner" and "billing_port_staging": two sides of one thing, told alike
         if len(a.info.entities & b.info.entities) >= 2:
             return 2
         if self.same_kind_of_change(a, b) or (not directed and self.same_kind_of_change(b, a)):

@@ -41,6 +41,7 @@ from .gates import (
     HABIT,
     HEDGE,
     ONE_OFF,
+    ROUTINE,
     STATIVE,
     clean_sentence,
     rejection,
@@ -456,7 +457,9 @@ def _model_key(text: str, topic: str) -> str:
     if verb is None:  # a habit: what comes before its schedule or source ("the nightly export starts", "we release")
         # (past a subject and its verb: in "the nightly export starts at 02:30", "nightly" is no schedule)
         before = next((text[: h.start()] for h in HABIT.finditer(text) if len(text[: h.start()].split()) >= 2), "")
-        return subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
+        verb = None if before else ROUTINE.search(text)  # else a routine's verb: "the api listens on 8080"
+        if verb is None:
+            return subject_key(before, aspect=side) or subject_key(before, aspect=side, generic=True)
     before = text[: verb.start()]
     held = _held_by_name(text)
     if held is not None:

@@ -101,6 +101,12 @@ CONSEQUENCE = re.compile(
 PAST_EVENT = re.compile(
     r"\b(?:failed|broke|crashed|fixed|resolved|solved|merged|didn'?t|wasn'?t|went out|blew up)\b", re.IGNORECASE
 )
+# "release runs now.", "tests pass again": something works again after a fix, an event
+WORKS_AGAIN = re.compile(
+    r"\b(?:runs?|works?|pass(?:es)?|builds?|deploys?|loads?|starts?|boots?|compiles?)\s+(?:now|again|fine|ok|okay)"
+    r"\s*[.!]*$",
+    re.IGNORECASE,
+)
 HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
 ANSWERING = re.compile(
     r"\b(?:answers?|explanations?|responses?|replies|examples?|code (?:first|before|after|blocks?)|bullet points?|"
@@ -180,7 +186,17 @@ PASSING = re.compile(
 HABIT = re.compile(
     r"\b(?:every|each|daily|nightly|weekly|monthly|hourly|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|"
     r"saturdays|sundays|weekdays|weekends)|at \d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|by \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
-    r"comes? from|comes? through|goes? through)\b",
+    r"comes? from|comes? through|goes? through|(?:once|twice|\w+ times) a (?:day|week|month|year))\b",
+    re.IGNORECASE,
+)
+
+
+# the verbs of a routine or a setting ("the api listens on 8080", "I bank with Monzo", "we buy flour from ..."):
+# standing when nothing passing is said with them, though their subjects are keyed after a habit's (extract)
+ROUTINE = re.compile(
+    r"\b(?:listens?|buys?|sells?|commutes?|opens?|closes?|kicks? in|retr(?:y|ies)|attends?)\b"
+    # words that are nouns as often ("the p95 target", "bank holidays"): a verb after who does it
+    r"|\b(?:i|we|they)\s+(?:\w+ly\s+)?(?:target|host|charge|bank|swim|cycle|ride)\b",
     re.IGNORECASE,
 )
 
@@ -189,7 +205,8 @@ def standing_state(text: str) -> bool:
     """A sentence that can state a standing fact to a reader without cues: a verb of state in the present or
     a habit, nothing under way, coming or passing, no chatter ("Day 2 on Fly.", "Priya is flying in tomorrow":
     no). What one moment holds (ONE_OFF) and temporary arrangements (`rejection`) are checked beside it."""
-    return bool(STATIVE.search(text) or HABIT.search(text)) and not (PASSING.search(text) or CHATTER.search(text))
+    stated = STATIVE.search(text) or HABIT.search(text) or ROUTINE.search(text)
+    return bool(stated) and not (PASSING.search(text) or CHATTER.search(text))
 
 
 def clean_sentence(sentence: str) -> str:
@@ -245,6 +262,6 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
             return "narrative"
-        if PAST_EVENT.search(CAUSE.split(text)[0]):
+        if PAST_EVENT.search(CAUSE.split(text)[0]) or WORKS_AGAIN.search(text):
             return "event"
     return None

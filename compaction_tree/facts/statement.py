@@ -205,6 +205,7 @@ ASPECTS = {
     "standup": "standup standups stand-up sync",
     "timeout": "timeout timeouts",
     "url": "url urls",
+    "port": "port ports",
     "queue": "queue queues broker",
     "billing": "billing invoice invoiced invoices billed",
     "sla": "sla uptime availability",

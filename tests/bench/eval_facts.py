@@ -149,11 +149,9 @@ def question_labels(corpus: corpus_module.Corpus) -> dict[str, tuple[str, ...] |
     stated = {i for p in corpus.facts for i in p.stated_in}
     labels: dict[str, tuple[str, ...] | str] = {}
     for chunk, key in corpus.meta["templates"]["chunks"].items():
-        spec, bank, index = key.rsplit(".", 2)
-        by_bank = question_facts.LABELS.get(spec)
-        if by_bank is None or chunk in stated or bank == "again":
-            continue
-        labels[chunk] = by_bank.get(f"{bank}.{index}", by_bank.get(bank, "unclear"))
+        label = question_facts.label_of(key)
+        if label is not None and chunk not in stated and key.rsplit(".", 2)[1] != "again":
+            labels[chunk] = label
     return labels
 
 

@@ -181,3 +181,13 @@ LABELS: dict[str, dict[str, tuple[str, ...] | str]] = {
     # taken, and the corpus counts even a considered-and-rejected option as a distractor, not a fact
     "evaluated": {"hop0": "transient"},
 }
+
+
+def label_of(template: str) -> tuple[str, ...] | str | None:
+    """The label of one planted chunk by its template key ("spec.bank.index", corpus meta["templates"]); None for a
+    chunk of no question spec (a planted fact, a distractor)."""
+    spec, bank, index = template.rsplit(".", 2)
+    by_bank = LABELS.get(spec)
+    if by_bank is None:
+        return None
+    return by_bank.get(f"{bank}.{index}", by_bank.get(bank, "unclear"))

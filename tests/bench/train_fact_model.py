@@ -6,8 +6,10 @@ Material, dev only (never the test split of the corpus, nor the blind or holdout
   planted value in the chunk that planted it is a fact of the planted category; every sentence of a
   noise chunk or a distractor (hypothetical, temporary, rejected...) is not, nor one planted for a
   question about an event (corpus.EVENT_SPECS: "Kestrel 3.20 shipped today", "finished the race in 1:50");
-  the other chunks planted for questions are left out, since many state true facts nobody labelled;
-- the tuning phrasing sets (fact_phrasings_dev*.py): labelled statements,
+  the other chunks planted for questions are left out, since many state true facts nobody labelled
+  (training on question_facts.py's labels instead was tried, leaving one dev set out at a time: no
+  better on the set left out, and the model fired on more LoCoMo chat);
+- the tuning phrasing sets (fact_phrasings_dev*.py, dev to dev6): labelled statements,
   non-facts (weighted up: they are the real-chat look-alikes the corpus noise lacks) and both
   sentences of every change.
 
@@ -35,6 +37,7 @@ import fact_phrasings_dev2
 import fact_phrasings_dev3
 import fact_phrasings_dev4
 import fact_phrasings_dev5
+import fact_phrasings_dev6
 
 from compaction_tree.facts.extract import is_assistant
 from compaction_tree.facts.gates import clean_sentence
@@ -132,11 +135,12 @@ def build() -> str:
         fact_phrasings_dev3,
         fact_phrasings_dev4,
         fact_phrasings_dev5,
+        fact_phrasings_dev6,
     ):
         examples += phrasing_examples(module)
     facts = sum(1 for _, c, _ in examples if c is not None)
     counts = [
-        f"dev corpus seeds {', '.join(map(str, SEEDS))} ({DAYS} days) and phrasing sets dev, dev2, dev3, dev4, dev5:",
+        f"dev corpus seeds {', '.join(map(str, SEEDS))} ({DAYS} days) and phrasing sets dev to dev6:",
         f"{len(examples)} sentences, {facts} facts",
     ]
     heads = {FACT: train(examples, FACT)}
