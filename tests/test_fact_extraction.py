@@ -222,6 +222,9 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("Jest stays as our test runner", "The test runner is Vitest from now on"),  # keyed by what the name fills
         # it names as replaced all the old statement says beyond its key, whatever else it is about
         ("our test runner is mocha", "ported the whole suite from mocha to vitest over the weekend"),
+        # the thing named by part of what the old statement calls it, with a change said in so many words
+        ("the android minSdk is 24", "minSdk went up to 26 with this release"),
+        ("Petra maintains the terraform modules", "terraform's Jonas's baby now, Petra handed it off before her leave"),
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
     ],
@@ -251,10 +254,12 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
             ("2026-01-14", "api", "API decision: date-based versioning"),
             ("2026-01-15", "owner", "Yusuf owns billing-service."),
             ("2026-02-15", "port", "Billing-service listens on port 5362 in staging, not the default."),  # its port
+            ("2026-01-16", "account", "Northwind Traders is Lucia's account."),
+            ("2026-02-16", "plan", "Northwind Traders pays for Business."),  # its plan, no change said
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 16
+    assert len(outcome.facts) == 18
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,10 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
         ("our tech lead is Renske", "Ines is tech lead from this sprint on"),  # a cue keyed it by its value
         ("prod runs Quern 2.8", "prod is on Quern 3.1 as of yesterday"),  # "as of yesterday" dates the change
         ("grocery budget is 600 euros a month", "we upped the grocery budget to 700"),
+        # a key naming no side: the side its statement names, by verb too
+        ("my dad lives with us", "Dad moved into the assisted living place in Carrow last month"),
+        # the old value named as what ended, though not the thing
+        ("my therapist is Dr. Okafor", "seeing someone new, Dr. Lindqvist, since Okafor retired"),
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
@@ -104,6 +108,17 @@ def test_a_change_on_another_side_of_a_known_thing_does_not_take_its_place() -> 
     )
     assert sorted(f.current.sources for f in outcome.facts) == [("a",), ("c",)]
     assert all(f.history == () for f in outcome.facts)
+
+
+def test_a_name_said_without_an_end_is_no_change_of_what_it_holds() -> None:
+    # "Priya" is the value of Kestrel's owner; her team told now is no change of who owns Kestrel
+    outcome = consolidate(
+        [
+            candidate("Kestrel is owned by Priya.", "kestrel_owner", "2026-01-05", "a"),
+            candidate("Priya is on the Falcon team now.", "priya_falcon_team", "2026-03-02", "b", True),
+        ]
+    )
+    assert [f.current.sources for f in outcome.facts] == [("a",)] and outcome.facts[0].history == ()
 
 
 def test_a_change_two_subjects_fit_equally_is_left_out() -> None:

@@ -79,10 +79,10 @@ _VERBS = frozenset(
 )
 
 
-def _sides(text: str) -> frozenset[str]:
-    """The sides of things a sentence names by noun ("port", "owner", "db")."""
+def _sides(text: str, verbs: bool = False) -> frozenset[str]:
+    """The sides of things a sentence names by noun ("port", "owner", "db"), or by verb too ("lives")."""
     forms = (word_form(t) for t in WORD.findall(text))
-    return frozenset(ASPECT_OF[f] for f in forms if f in ASPECT_OF and f not in _VERBS)
+    return frozenset(ASPECT_OF[f] for f in forms if f in ASPECT_OF and (verbs or f not in _VERBS))
 
 
 def _values(text: str) -> frozenset[str]:
@@ -92,13 +92,26 @@ def _values(text: str) -> frozenset[str]:
     return info.entities | info.names | frozenset(words & VALUE_WORDS)
 
 
+# the end of what held: "since Okafor retired", "cancelled Ironworks"
+_ENDED = re.compile(r"\b(?:retired|left|quit|closed|cancell?ed|shut|stopped|dropped|ditched)\b", re.IGNORECASE)
+
+
+def _ended_name(latest: str, told: str) -> bool:
+    """The told change names a name of the known statement as what ended ("seeing someone new, Dr. Lindqvist,
+    since Okafor retired" after "my therapist is Dr. Okafor")."""
+    if not _ENDED.search(told):
+        return False
+    told_info = analyse(told)
+    return any(is_specific(n) and name_parts(n) <= told_info.words for n in analyse(latest).names)
+
+
 def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
     """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
     words naming it), or None when it does not fit. own_key: the key a cue gave the told statement, which must
     name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    if not thing or not thing <= told_info.words:
+    if not thing or not (thing <= told_info.words or (not own_key and _ended_name(latest, told))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -117,8 +130,13 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     # words ("access tokens live for 5 minutes now"; not "The Meadow Run done, 41:52, new PB" for a running goal)
     if key_sides and told_sides and key_sides.isdisjoint(told_sides):
         return None
+    # a key naming no side: the side its statement names, verbs and all ("my dad lives with us", "Dad moved into the
+    # assisted living place")
+    said_sides = not key_sides and bool(_sides(latest, verbs=True) & _sides(told, verbs=True))
     if not (
-        key_sides & told_sides or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
+        key_sides & told_sides
+        or said_sides
+        or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
     ):
         return None
     return (int(same_kind), len(thing))
@@ -141,7 +159,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
     """The candidates in their order, each with whether it was keyed to the known subject it changes: every
     change-only one (left out when it changes nothing known), and a statement a cue took that tells a change
     under a key nobody used before ("Ines is tech lead from this sprint on", keyed "ines" by its value)."""
-    by_word: dict[str, list[FactCandidate]] = defaultdict(list)
+    by_word: dict[str, list[tuple[int, FactCandidate]]] = defaultdict(list)
     keys: set[str] = set()
     out: list[tuple[FactCandidate, bool]] = []
     for c in ordered:
@@ -154,29 +172,30 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
             c = replace(c, category=target.category, subject=target.subject)
         out.append((c, target is not None))
         keys.add(c.subject)
-        for word in _thing(c.subject):  # the next change of the subject is told against this statement
-            by_word[word].append(c)
+        # the next change of the subject is told against this statement, found by a word of its thing or a name
+        for word in _thing(c.subject) | {w for n in analyse(c.fact).names for w in name_parts(n)}:
+            by_word[word].append((len(out), c))
     return out
 
 
-def _target(change: FactCandidate, by_word: dict[str, list[FactCandidate]]) -> FactCandidate | None:
+def _target(change: FactCandidate, by_word: dict[str, list[tuple[int, FactCandidate]]]) -> FactCandidate | None:
     """The latest statement of the known subject a change fits best, if one fits better than any other."""
     info = analyse(change.fact)
     if not change.change_only and info.old:
         return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
-    latest: dict[str, FactCandidate] = {}  # subject -> its last statement before the change
+    latest: dict[str, tuple[int, FactCandidate]] = {}  # subject -> its last statement before the change
     for word in sorted(info.words & by_word.keys()):
-        for c in by_word[word]:
-            if c.valid_from < change.valid_from:
-                latest[c.subject] = c  # each list is in replay order: the last one is the latest
+        for position, c in by_word[word]:
+            if c.valid_from < change.valid_from and position >= latest.get(c.subject, (-1, c))[0]:
+                latest[c.subject] = (position, c)
     own_key = "" if change.change_only else change.subject
     fits = sorted(
-        ((fit, subject) for subject, c in latest.items() if (fit := _fit(subject, c.fact, change.fact, own_key))),
+        ((fit, subject) for subject, (_, c) in latest.items() if (fit := _fit(subject, c.fact, change.fact, own_key))),
         reverse=True,
     )
     if not fits or (len(fits) > 1 and fits[0][0] == fits[1][0]):
         return None
-    return latest[fits[0][1]]
+    return latest[fits[0][1]][1]
 
 
 def value_kinds_differ(subject_a: str, fact_a: str, subject_b: str, fact_b: str) -> bool:
