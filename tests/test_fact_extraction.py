@@ -495,3 +495,16 @@ def test_a_routine_or_a_setting_told_with_its_own_verb_is_a_statement(sentence: 
 @pytest.mark.parametrize("sentence", ["release runs now.", "the nightly build works again"])
 def test_something_working_again_is_an_event(sentence: str) -> None:
     assert facts.extract_sentence(sentence, "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "we've decided to homeschool Nico for the rest of primary",  # "we've", no space before "'ve"
+        "I’ve settled on a Brompton for commuting",
+        "the team standardised on Notion for all our docs",
+    ],
+)
+def test_a_decision_said_with_a_contraction_or_as_a_standard_is_a_decision(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.category == "decision"

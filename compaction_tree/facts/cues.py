@@ -177,8 +177,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
     # decisions
     ("we-decided", "decision", 0.85, "user", "",
-     r"\b(?:we|i|the team|team)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|opted|"
-     r"committed|went with)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
+     r"\b(?:we|i|the team|team)(?:\s+have|['’]ve)?\s+(?:finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|"
+     r"opted|committed|went with|standardi[sz]ed)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
     ("agreed-on-that", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;]\s+(?:we|the team|everyone)\s+(?:all\s+)?(?:agreed|decided|settled)\s+(?:on\s+)?"
      r"(?:that|this|it)\b"),
