@@ -508,3 +508,10 @@ def test_something_working_again_is_an_event(sentence: str) -> None:
 def test_a_decision_said_with_a_contraction_or_as_a_standard_is_a_decision(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is not None and found.category == "decision"
+
+
+@pytest.mark.parametrize("straight", ["I don't eat pork", "I'm vegetarian", "we've decided to use Kafka"])
+def test_a_curly_apostrophe_reads_as_a_straight_one(straight: str) -> None:
+    curly = facts.extract_sentence(straight.replace("'", "’"), "user")
+    plain = facts.extract_sentence(straight, "user")
+    assert plain is not None and curly == plain

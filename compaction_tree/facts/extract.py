@@ -294,6 +294,7 @@ _LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
 
 
 def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = True) -> Extracted | None:
+    raw = raw.replace("’", "'")  # the cues are written with a straight apostrophe; phones type a curly one
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
