@@ -515,3 +515,18 @@ def test_a_curly_apostrophe_reads_as_a_straight_one(straight: str) -> None:
     curly = facts.extract_sentence(straight.replace("'", "’"), "user")
     plain = facts.extract_sentence(straight, "user")
     assert plain is not None and curly == plain
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [("we're on Postgres 16", "postgres_version"), ("prod is running Node 22", "node_version")],
+)
+def test_a_major_version_alone_is_a_version(sentence: str, subject: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.subject == subject
+
+
+@pytest.mark.parametrize("sentence", ["we are on Floor 3", "we're on Team 4"])
+def test_a_numbered_floor_or_team_is_no_version(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is None or not found.subject.endswith("version")

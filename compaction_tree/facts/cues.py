@@ -171,7 +171,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # a library's version, of a named thing when one is named ("Wicket is on Flask 3.1": wicket_flask_version)
     ("we-are-on-version", "domain_fact", 0.75, "user", "version",
      r"\b(?:we'?re|we are|we'?re still|the project is|it'?s|(?:the\s+)?(?:(?-i:(?P<s0>[A-Z][\w-]*))|[\w-]+)\s+is)\s+"
-     r"(?:on|using|running|pinned to)\s+(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"),
+     r"(?:on|using|running|pinned to)\s+(?:(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"
+     # a major version alone ("Postgres 16") after a name written as one, so "on page 2" is none
+     r"|(?!(?:day|week|floor|page|team|level|step|phase|chapter|round|room|gate|platform|stage|part|episode|season|"
+     r"lap|mile|track|slide|row|seat)\b)(?-i:(?P<sa>[A-Z][\w.-]*))\s+(?P<va>v?\d{1,3})\b(?![.:,]?\d|\s*(?:%|am|pm|am|min|h|k|x)\b))"),
     ("uses-version", "domain_fact", 0.75, "any", "version",
      r"(?:^(?:the\s+)?(?-i:(?P<s0>[A-Z][\w-]*))\s+)?\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+"
      r"(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
