@@ -503,9 +503,13 @@ def test_something_working_again_is_an_event(sentence: str) -> None:
         "we've decided to homeschool Nico for the rest of primary",  # "we've", no space before "'ve"
         "I’ve settled on a Brompton for commuting",
         "the team standardised on Notion for all our docs",
+        "we voted and the monorepo stays, no splitting it up",
+        "we're dropping support for IE entirely, decided at the planning meeting",
+        "we're keeping the on-call rotation weekly, not daily, that's final",
+        "Going with Hiscox for the business insurance",
     ],
 )
-def test_a_decision_said_with_a_contraction_or_as_a_standard_is_a_decision(sentence: str) -> None:
+def test_decisions_said_in_passing_words_are_decisions(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is not None and found.category == "decision"
 

@@ -181,17 +181,19 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # decisions
     ("we-decided", "decision", 0.85, "user", "",
      r"\b(?:we|i|the team|team)(?:\s+have|['’]ve)?\s+(?:finally\s+|just\s+)?(?:decided|agreed|settled|chose|picked|"
-     r"opted|committed|went with|standardi[sz]ed)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
+     r"opted|committed|went with|standardi[sz]ed|voted)\b\s*(?:(?:to|on|that|for|upon)\s+)?(?P<v>.+)"),
     ("agreed-on-that", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;]\s+(?:we|the team|everyone)\s+(?:all\s+)?(?:agreed|decided|settled)\s+(?:on\s+)?"
-     r"(?:that|this|it)\b"),
+     r"(?:that|this|it)\b"
+     # "we're dropping IE, decided at the planning meeting"
+     r"|^(?P<v2>.+?)[,;]\s+(?:decided|agreed|settled)\s+(?:at|in|during|with|by)\s+(?:the|our|last)\b"),
     ("decision-made", "decision", 0.8, "user", "",
-     r"^(?P<v>.+?)[,;:-]+\s*(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)\b"),
+     r"^(?P<v>.+?)[,;:-]+\s*(?:(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)|that'?s final)\b"),
     ("decision-colon", "decision", 0.8, "user", "",
      r"(?:^|,\s*)(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
      r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to|i'?ll|i will)\s+(?:go(?:ing)? with|"
-     r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"),
+     r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)|^going with\s+(?P<v2>.+)"),
     ("we-use", "decision", 0.7, "user!", "",
      r"^(?:we|i)\s+(?:use|run|rely on)\s+(?P<v>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*)\s+(?:for|as)\s+"
      r"(?:the\s+|our\s+)?"
