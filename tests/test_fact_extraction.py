@@ -534,3 +534,8 @@ def test_a_major_version_alone_is_a_version(sentence: str, subject: str) -> None
 def test_a_numbered_floor_or_team_is_no_version(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is None or not found.subject.endswith("version")
+
+
+def test_an_owner_told_with_a_contraction_is_keyed_by_what_they_own() -> None:
+    found = facts.extract_sentence("btw Greta's the owner of the billing service, ping her for anything", "user")
+    assert found is not None and found.subject == "billing_service_owner"

@@ -188,7 +188,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      # "we're dropping IE, decided at the planning meeting"
      r"|^(?P<v2>.+?)[,;]\s+(?:decided|agreed|settled)\s+(?:at|in|during|with|by)\s+(?:the|our|last)\b"),
     ("decision-made", "decision", 0.8, "user", "",
-     r"^(?P<v>.+?)[,;:-]+\s*(?:(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)|that'?s final)\b"),
+     r"^(?P<v>.+?)[,;:-]+\s*(?:(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)"
+     r"|that'?s final)\b"),
     ("decision-colon", "decision", 0.8, "user", "",
      r"(?:^|,\s*)(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
@@ -422,8 +423,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<v>" + _NAME + r")\s+(?:is\s+(?:the\s+one|who)\s+(?:who|that)\s+)?(?:owns|own|maintains|maintain|"
      r"is responsible for|is in charge of|looks after|leads|lead)\s+(?P<s>.+)"),
     ("owner-of", "entity", 0.8, "user", "owner",
-     r"^(?P<v>" + _NAME + r")\s+is\s+(?:the\s+|our\s+)?(?:(?:new|current|main)\s+)?(?:owner|maintainer|lead|"
-     r"point of contact|dri)\s+(?:of|for|on)\s+(?P<s>.+)"),
+     r"^(?P<v>" + _NAME + r")(?:\s+is\s+|'s\s+(?=the|our))(?:the\s+|our\s+)?(?:(?:new|current|main)\s+)?"
+     r"(?:owner|maintainer|lead|point of contact|dri)\s+(?:of|for|on)\s+(?P<s>[^,;]+)"),
     ("owned-by", "entity", 0.8, "user", "owner",
      r"^(?P<s>.+?)\s+(?:(?:is|are)\s+(?:now\s+)?(?:owned|maintained|run|led|looked after)\s+by|belongs\s+to)\s+"
      r"(?P<v>" + _NAME + r")"

@@ -124,7 +124,8 @@ EVIDENCE = re.compile(
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 ITINERARY = re.compile(
     r"\b(?:flight|train|bus|ferry|coach)\s+(?:to|from)\s+(?-i:[A-Z])|\bon\s+(?-i:[A-Z]{2}\d{2,4})\b|"
-    r"\b(?:departs|departing|check-?in|check-out|confirmation (?:number|code|no)|booking (?:ref|reference|number|code))\b"
+    r"\b(?:departs|departing|check-?in|check-out|confirmation (?:number|code|no)|"
+    r"booking (?:ref|reference|number|code))\b"
     r"|\b(?:is|are|['’]s)\s+(?:on\s+)?(?:this|next)\s+(?:" + _WEEKDAY + r"|week|month)\b"
     r"|\bdue\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:" + _WEEKDAY + r"|tomorrow)\b(?!s)",
     re.IGNORECASE,

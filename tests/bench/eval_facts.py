@@ -306,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{args.split} {args.seeds} ({args.days} days each): precision {summary['precision']} "
             f"(planted only {summary['precision_planted_only']}, unclear {summary['unclear']} left out), "
-            f"recall {summary['recall']} (question facts found {summary['question_found']}), changes handled {summary['supersession']} of {changes} "
+            f"recall {summary['recall']} (question facts found {summary['question_found']}), "
+            f"changes handled {summary['supersession']} of {changes} "
             f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
             f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s"
         )
