@@ -507,6 +507,9 @@ def test_something_working_again_is_an_event(sentence: str) -> None:
         "we're dropping support for IE entirely, decided at the planning meeting",
         "we're keeping the on-call rotation weekly, not daily, that's final",
         "Going with Hiscox for the business insurance",
+        "Marlin's frontend is SvelteKit, decided last sprint",
+        "trunk-based development with short-lived branches, that's our process",
+        "Redis Streams was chosen as the event bus for Gorse",
     ],
 )
 def test_decisions_said_in_passing_words_are_decisions(sentence: str) -> None:
@@ -539,3 +542,8 @@ def test_a_numbered_floor_or_team_is_no_version(sentence: str) -> None:
 def test_an_owner_told_with_a_contraction_is_keyed_by_what_they_own() -> None:
     found = facts.extract_sentence("btw Greta's the owner of the billing service, ping her for anything", "user")
     assert found is not None and found.subject == "billing_service_owner"
+
+
+def test_my_preference_is_a_preference() -> None:
+    found = facts.extract_sentence("my preference: early returns over nested ifs", "user")
+    assert found is not None and found.category == "preference" and "early returns" in found.fact

@@ -295,6 +295,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|always\s+|generally\s+)?(?:prefer|favou?r|like)\s+"
      r"(?P<v>.+?)(?:\s+(?:over|to|rather than)\s+[^,;]+?)?(?:\s+(?:for|when|in|as)\s+(?P<s>.+))?$"),
     ("id-rather", "preference", 0.75, "user", "", r"\bi(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<v>.+)"),
+    ("my-preference", "preference", 0.8, "user", "", r"^my preference\s*(?:is|:)\s*(?P<v>.+)"),
     # "Webpack stays as our bundler": what a thing is kept as, the thing named
     ("stays-as", "decision", 0.75, "user", "",
      r"^(?P<v>" + _NAME + r")\s+(?:stays|remains|is staying|will stay|will remain)\s+(?:as\s+)?(?:our|the)\s+"
@@ -597,7 +598,11 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*"
      r"(?P<v>(?!.*\b(?:too|as well|also)\W*$).+)"
      r"|^(?P<v2>" + _NAME + r")\s+it is\b"
-     r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"),
+     r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"
+     # "Marlin's frontend is SvelteKit, decided last sprint", "trunk-based development, that's our process"
+     r"|^(?P<v4>.+?)[,;]\s+(?:decided\s+(?:last|this|in|at)\b|that'?s our (?:process|policy|convention|standard)\b)"
+     # "Redis Streams was chosen as the event bus for Gorse"
+     r"|^(?P<v5>.+?)\s+(?:was|got|has been)\s+(?:chosen|picked|selected)\s+(?:as|for)\s+(?P<s5>.+)"),
     ("broad-we-will", "decision", 0.7, "user", "",
      r"^(?:we'?ll|we will|we'?re going to|we are going to|i'?ve decided to|i decided to)\s+"
      r"(?:name|call|use|be using|build|adopt|hire|take|ship|standardi[sz]e on|move|migrate|switch|run)\s+(?P<v>.+)"
