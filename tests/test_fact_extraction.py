@@ -547,3 +547,19 @@ def test_an_owner_told_with_a_contraction_is_keyed_by_what_they_own() -> None:
 def test_my_preference_is_a_preference() -> None:
     found = facts.extract_sentence("my preference: early returns over nested ifs", "user")
     assert found is not None and found.category == "preference" and "early returns" in found.fact
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "we're not allowed to call OpenAI from the EU tenants",  # "we're", and a rule as said
+        "the partner SFTP only accepts files under 50 MB",
+        "the embedded board only has 256KB of ram",
+        "Wicket must build without network access",
+        "no emojis in commit messages or code comments, ever",
+        "no Friday deploys for Brindle, hard team rule",
+    ],
+)
+def test_rules_said_as_a_ban_a_limit_or_an_obligation_are_constraints(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.category == "constraint"

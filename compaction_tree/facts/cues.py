@@ -385,7 +385,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("must", "constraint", 0.8, "user", "",
      r"^(?P<s>.+?)\s+(?:must|must not|mustn'?t|has to|have to|need to|needs to|is required to|are required to|"
      r"may only|can only|is not allowed to|are not allowed to)\s+(?P<v>(?:stay|remain|be|live|run|go|happen|ship|use|"
-     r"wait|send|make|get|never|not|only|always)\b.+)"),
+     r"wait|send|make|get|never|not|only|always|build|work|pass|fit)\b.+)"),
     ("change-needs", "constraint", 0.75, "user", "",
      r"^(?P<s>(?:[\w-]+\s+){0,2}(?:deploys?|deployments?|releases?|merges?|prs?|pull requests?|changes|migrations|"
      r"commits|endpoints))\s+(?:needs?|requires?|must have|must get)\s+(?P<v>.+)"),
@@ -575,9 +575,11 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:i'?m|i am)\s+(?:severely\s+|very\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"
      r"|^(?P<v2>[\w -]+?)\s+only\s+for\s+me\b"),
     ("broad-cannot", "constraint", 0.75, "user", "",
-     r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
+     r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)(?:\s+"
      r"(?:can'?t|cannot|must not|mustn'?t|may not|(?:is|are)n'?t allowed(?: to)?|(?:is|are) not allowed"
-     r"(?: to)?|(?:is|are) never allowed(?: to)?)\s+(?P<v>.+)"),
+     r"(?: to)?|(?:is|are) never allowed(?: to)?)|'(?:re|s) (?:not|never) allowed(?: to)?)\s+(?P<v>.+)"
+     # "the partner SFTP only accepts files under 50 MB", "the board only has 256KB of ram"
+     r"|^(?P<s2>[\w -]{3,40}?)\s+only\s+(?P<v2>(?:accepts?|allows?|supports?|takes?|handles?|has|have)\b.+)"),
     ("broad-only-allowed", "constraint", 0.75, "user", "",
      r"^only\s+(?P<v>.+?)\s+(?:is|are)\s+(?:allowed|permitted|accepted)\s+(?:in|on|for|into)\s+(?P<s>.+)"),
     ("broad-at-most", "constraint", 0.75, "user", "limit",
@@ -591,7 +593,10 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-no-x", "constraint", 0.7, "user", "",
      r"^no\s+(?P<s>(?!worries|problem|idea|clue|way|rush|thanks|luck|need|pressure|big deal)[\w-]+(?:\s+[\w-]+)?)\s+"
      r"(?P<v>(?:on\s+(?:\w+\s+)?(?:" + _WEEKDAY + r"|weekends?|holidays?)\b|(?:during|before|after|without|outside)\s)"
-     r".*)"),
+     r".*)"
+     # "no emojis in commit messages, ever", "no Friday deploys for Brindle, hard team rule"
+     r"|^no\s+(?P<s2>[\w-]+(?:\s+[\w-]+)?)\s+(?:in|for|on|into)\s+(?P<v2>[^,;]+)[,;]\s*"
+     r"(?:ever|(?:a |the |our )?(?:hard )?(?:team )?rule)\b"),
     ("broad-hard-stop", "constraint", 0.75, "user", "",
      r"\bhard\s+(?:stop|limit|cap|deadline|cutoff)\b\s*(?:at|of|is|:)?\s*(?P<v>.+)"),
     ("broad-decided", "decision", 0.75, "user", "",

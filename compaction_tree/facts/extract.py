@@ -332,7 +332,11 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
             continue  # "Priya prefers the --use-list approach": a pick among options for one task
         subject = _subject_of(match, cue)
         # "I have to run to a meeting": what one must do now, unless it is a rule ("we must stay in the EU")
-        rule = DURABLE.search(text) or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
+        rule = (
+            DURABLE.search(text)
+            or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
+            or re.search(r"\ballowed\b", match.group(0))  # "we're not allowed to call OpenAI": a rule as said
+        )
         if cue.category == "constraint" and _SELF.match(subject.strip()) and not rule:
             continue
         key = _cue_key(cue, subject, _REASON_TAIL.sub("", value), text, topic)
