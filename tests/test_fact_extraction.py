@@ -563,3 +563,21 @@ def test_my_preference_is_a_preference() -> None:
 def test_rules_said_as_a_ban_a_limit_or_an_obligation_are_constraints(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is not None and found.category == "constraint"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "mypy always chokes on the generated protobuf stubs, that's why they're excluded",
+        "Celery workers leak memory after ~10k tasks, hence max-tasks-per-child",
+        "the migration tool silently skips files with uppercase names, bit us twice",
+        "adding an index without CONCURRENTLY locks the orders table and takes prod down; 3 times so far",
+    ],
+)
+def test_a_failure_said_to_recur_or_to_be_worked_around_is_a_failure_pattern(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.category == "failure_pattern"
+
+
+def test_a_failure_that_happened_once_is_no_pattern() -> None:
+    assert facts.extract_sentence("the migration tool skipped two files, fixed it by hand", "user") is None

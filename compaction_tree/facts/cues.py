@@ -557,7 +557,8 @@ _FAILING = (
 )
 _RECURRING = (
     r"(?:whenever|every time|each time|any time|anytime|every run|on every|on any|with any|unless|because|due to|"
-    r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when)"
+    r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when|that'?s why|hence|"
+    r"after\s+~?\d)"
 )
 _RELATIONS = (
     r"mother|father|mom|mum|dad|sister|brother|wife|husband|partner|son|daughter|kids?|children|child|manager|boss|"
@@ -568,7 +569,11 @@ _RELATIONS = (
 _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-failure", "failure_pattern", 0.75, "any", "failure",
      r"^(?:[\w ]{3,30}:\s*)?(?:every\s+[\w-]+\s+)?(?P<s>(?:the\s+|our\s+|my\s+|these\s+)?[\w.'’/ -]{2,60}?)\s+"
-     r"(?:(?:keeps?|kept|always|still|reliably)\s+)?" + _FAILING + r"\b(?P<v>.*?\b" + _RECURRING + r"\b.+)"),
+     r"(?:(?:keeps?|kept|always|still|reliably)\s+)?" + _FAILING + r"\b(?P<v>.*?\b" + _RECURRING + r"\b.+)"
+     # "the migration tool silently skips files with uppercase names, bit us twice": it happened more than once
+     r"|^(?P<s2>(?:the\s+|our\s+|my\s+)?[\w.'/ -]{2,40}?)\s+(?P<v2>(?:silently\s+|always\s+|sometimes\s+)?\w+s\b"
+     r"[^;]*?)[,;]\s*(?:(?:it\s+)?(?:bit|hit|burned|bitten)\s+us\s+(?:twice|again|\w+\s+times)|"
+     r"(?:\d+|two|three|four|several)\s+times\s+(?:so\s+far|now|already)|happened\s+(?:twice|\w+\s+times))"),
     ("broad-failure-cause", "failure_pattern", 0.75, "any", "failure",
      r"^(?:whenever|every time|each time)\s+(?P<v>.+?),\s+(?P<s>.+?)\s+(?:starts?\s+)?" + _FAILING + r"\b"),
     ("broad-allergy", "constraint", 0.8, "user", "allergy",
