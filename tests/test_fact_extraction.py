@@ -581,3 +581,29 @@ def test_a_failure_said_to_recur_or_to_be_worked_around_is_a_failure_pattern(sen
 
 def test_a_failure_that_happened_once_is_no_pattern() -> None:
     assert facts.extract_sentence("the migration tool skipped two files, fixed it by hand", "user") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "our boiler cuts out whenever the pressure drops under 1 bar",
+        "the car won't start if it drops below freezing overnight",
+        "The garage door sticks halfway when it rains",
+        "Online orders get double-booked whenever two people check out in the same minute",
+    ],
+)
+def test_things_at_home_that_fail_on_a_condition_are_failure_patterns(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.category == "failure_pattern"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "keep your answers short: code first, explanation after if I ask",  # "short" is no failure
+        "I'll always remember our camping trip last year when we saw the Perseid meteor shower.",  # nor a trip
+    ],
+)
+def test_a_short_answer_or_a_trip_remembered_is_no_failure(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is None or found.category != "failure_pattern"

@@ -553,11 +553,13 @@ _FAILING = (
     r"(?:fail(?:s|ed)?|break(?:s)?|broke|crash(?:es|ed)?|flake(?:s|d)?|die(?:s|d)?|hang(?:s)?|times? out|ooms?|"
     r"runs? out of memory|goes down|go(?:es)? red|falls? over|jams?|drops?|deadlocks?|rebalances?|drifts?|"
     r"misses|chokes?|rejects?|leaks?|logs? (?:people|users|me|you|everyone) out|returns? (?:stale|errors?|\d{3}s?)|"
-    r"starts? returning|won'?t (?:start|build|boot|load|connect)|stops? working|errors? out)"
+    r"starts? returning|won'?t (?:start|build|boot|load|connect)|stops? working|errors? out|cuts? out|slips?|"
+    r"sticks?(?: halfway)?|trips? (?:the|a|our) (?:[\w-]+ )?(?:breaker|fuse|switch|alarm)|shorts|(?:is|are|runs?) late|"
+    r"gets? (?:double-booked|stuck|corrupted|lost))"
 )
 _RECURRING = (
     r"(?:whenever|every time|each time|any time|anytime|every run|on every|on any|with any|unless|because|due to|"
-    r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when|that'?s why|hence|"
+    r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when|that'?s why|hence|if|"
     r"after\s+~?\d)"
 )
 _RELATIONS = (
