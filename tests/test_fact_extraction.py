@@ -607,3 +607,34 @@ def test_things_at_home_that_fail_on_a_condition_are_failure_patterns(sentence: 
 def test_a_short_answer_or_a_trip_remembered_is_no_failure(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is None or found.category != "failure_pattern"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject"),
+    [
+        ("I'm a landscape architect, been doing it about eight years", "role"),
+        ("I retrained, I'm a primary school teacher now", "role"),
+        ("I'm originally from Gdansk", "origin"),
+        ("I grew up in Cork", "origin"),
+        ("I speak Polish and English, and a bit of German", "language"),
+        ("I'm 34, turning 35 in August", "age"),
+    ],
+)
+def test_what_the_speaker_is_is_keyed_by_its_side_alone(sentence: str, subject: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and (found.category, found.subject) == ("entity", subject)
+
+
+@pytest.mark.parametrize("sentence", ["I'm a bit tired", "I'm 5 minutes away", "I'm from the platform team"])
+def test_a_mood_a_distance_or_a_team_is_not_what_the_speaker_is(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is None or found.subject not in ("role", "age", "origin")
+
+
+def test_a_new_job_of_ones_own_supersedes_the_old() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-10", "old", "I'm a landscape architect"), ("2026-03-10", "new", "I retrained, I'm a teacher now")
+        )
+    )
+    assert [v.sources for v in holding(outcome.facts, "new").history] == [("old",)]

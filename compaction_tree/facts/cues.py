@@ -31,6 +31,13 @@ _DIETS = (
     r"vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|"
     r"teetotal|sober|halal|kosher"
 )
+# what someone may do for a living besides the titles of a team (_ROLES)
+_OCCUPATIONS = (
+    r"nurse|teacher|doctor|lawyer|chef|cook|student|artist|photographer|pharmacist|electrician|plumber|carpenter|"
+    r"barista|paramedic|firefighter|dentist|vet|professor|lecturer|librarian|journalist|editor|freelancer|"
+    r"programmer|musician|baker|farmer|pilot|mechanic|therapist|counsell?or|midwife|surgeon|physio(?:therapist)?|"
+    r"translator|illustrator|paralegal|optician|social worker|carer|caregiver|hairdresser|bartender|waiter|waitress"
+)
 _ROLES = (
     r"engineer|designer|manager|lead|pm|cto|ceo|cfo|vp|director|analyst|scientist|admin|administrator|intern|"
     r"contractor|consultant|architect|recruiter|developer|dev|sre|qa|tester|writer|head|researcher|marketer|"
@@ -627,6 +634,18 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:in|by|with|on|through|via|at|using)\s+(?P<v>.+)"),
     ("broad-gets", "decision", 0.7, "user!", "",
      r"^(?P<v>" + _NAME + r")\s+gets\s+the\s+(?P<s>[\w -]+?(?:contract|deal|job|project|account|role|work))\b"),
+    # what the speaker is, where they come from, what they speak: keyed by the side alone (extract._cue_key)
+    ("self-role", "entity", 0.75, "user", "role",
+     r"(?:^|[,;]\s*)i(?:'m| am| work as)\s+(?:an?\s+)"
+     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"|" + _OCCUPATIONS + r"))\b"
+     r"(?!\s+(?:fan|type|person|at heart)\b)"),
+    ("self-origin", "entity", 0.75, "user", "origin",
+     r"^i(?:'m| am)\s+(?:originally\s+)?from\s+(?P<v>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
+     r"|^i\s+(?:grew up|was born|was raised)\s+in\s+(?P<v2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"),
+    ("self-language", "entity", 0.75, "user", "language",
+     r"^i\s+(?:also\s+)?speak\s+(?P<v>(?-i:[A-Z])\w+.*)"),
+    ("self-age", "entity", 0.75, "user", "age",
+     r"^i(?:'m| am)\s+(?P<v>\d{1,2})(?:\s+years?\s+old)?\s*(?:[,.;!]|$)"),
     ("broad-my-relation", "entity", 0.75, "user", "",
      r"^(?:my|our)\s+(?P<s>(?:[\w'-]+\s+){0,1}?(?:" + _RELATIONS + r"))(?:'s|’s)?\s+(?:is|are|lives|live|goes|go|"
      r"works|work|'s|’s|falls|studies|drives)\s+(?:on\s+|in\s+|at\s+|to\s+|as\s+)?(?P<v>.+)"),

@@ -640,8 +640,8 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
         return _with_value_aspect(key, value, text)
-    if cue.aspect and cue.category in ("preference", "constraint"):
-        return cue.aspect  # "I'm vegan", "I eat vegetarian": the side names the subject, the value is the value
+    if cue.aspect and (cue.category in ("preference", "constraint") or cue.name.startswith("self-")):
+        return cue.aspect  # "I'm vegan", "I'm a nurse": the side names the subject, the value is the value
     change = change_of(value)
     if change is not None and change.old:  # "Decision made: we're moving from Heroku to Fly.io"
         return change_key(value, change) or subject_key(change.old, generic=True)
