@@ -638,3 +638,24 @@ def test_a_new_job_of_ones_own_supersedes_the_old() -> None:
         )
     )
     assert [v.sources for v in holding(outcome.facts, "new").history] == [("old",)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category", "subject"),
+    [
+        ("we're naming the baby Iris, it's decided", "decision", None),
+        ("Tuesday is date night, we made it official", "decision", None),
+        ("book club voted: one nonfiction for every two novels", "decision", "book_club"),
+        ("bad knee, so no running for me, doctor's orders", "constraint", "running"),
+        ("anything over 500 bucks needs a sign-off from finance", "constraint", None),
+    ],
+)
+def test_household_rules_and_settled_plans_are_facts(sentence: str, category: str, subject: str | None) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is not None and found.category == category
+    assert subject is None or found.subject == subject
+
+
+def test_an_instruction_for_me_stays_a_preference() -> None:
+    found = facts.extract_sentence("No emojis in anything you write for me.", "user")
+    assert found is not None and found.category == "preference"

@@ -196,7 +196,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<v2>.+?)[,;]\s+(?:decided|agreed|settled)\s+(?:at|in|during|with|by)\s+(?:the|our|last)\b"),
     ("decision-made", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;:-]+\s*(?:(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)"
-     r"|that'?s final)\b"),
+     r"|that'?s final|(?:it'?s|that'?s) (?:decided|settled|official)|we made it official)\b"),
     ("decision-colon", "decision", 0.8, "user", "",
      r"(?:^|,\s*)(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
@@ -588,6 +588,9 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-allergy", "constraint", 0.8, "user", "allergy",
      r"\b(?:i'?m|i am)\s+(?:severely\s+|very\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"
      r"|^(?P<v2>[\w -]+?)\s+only\s+for\s+me\b"),
+    # "bad knee, so no running for me, doctor's orders"
+    ("broad-none-for-me", "constraint", 0.75, "user", "",
+     r"\bno\s+(?P<v>(?!worries|problem|thanks|rush|pressure|more|longer)[\w-]+(?:\s+[\w-]+)?)\s+for\s+me\b"),
     ("broad-cannot", "constraint", 0.75, "user", "",
      r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)(?:\s+"
      r"(?:can'?t|cannot|must not|mustn'?t|may not|(?:is|are)n'?t allowed(?: to)?|(?:is|are) not allowed"
@@ -600,7 +603,7 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:nothing over|no more than|not more than|never more than|max(?:imum)?|at most)\s+"
      r"(?P<v>[$€£]?\d[\w.,$€£%]*(?:\s+[\w-]+){0,3}?)\s+(?:for|per|on|in)\s+(?P<s>[\w -]+)"),
     ("broad-needs", "constraint", 0.75, "user", "",
-     r"^(?P<s>(?:every|each|all|any)\s+[\w -]+?|public [\w -]+?)\s+(?:needs?|requires?|must have|must get)\s+"
+     r"^(?P<s>(?:every|each|all|any|anything)\s+[\w -]+?|public [\w -]+?)\s+(?:needs?|requires?|must have|must get)\s+"
      r"(?P<v>.+)"),
     ("broad-never-goes", "constraint", 0.75, "user", "",
      r"^(?P<s>[\w -]{3,40}?)\s+never\s+(?P<v>(?:go|goes|get|gets|leave|leaves|run|runs|ship|ships|touch|touches)\b.+)"),
@@ -614,7 +617,8 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-hard-stop", "constraint", 0.75, "user", "",
      r"\bhard\s+(?:stop|limit|cap|deadline|cutoff)\b\s*(?:at|of|is|:)?\s*(?P<v>.+)"),
     ("broad-decided", "decision", 0.75, "user", "",
-     r"^(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*"
+     r"^(?:(?:the\s+)?(?P<s>[\w -]{2,30}?)\s+(?:voted|decided|agreed)\s*:\s*|"
+     r"(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*)"
      r"(?P<v>(?!.*\b(?:too|as well|also)\W*$).+)"
      r"|^(?P<v2>" + _NAME + r")\s+it is\b"
      r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"
