@@ -224,6 +224,8 @@ def test_a_subject_named_after_its_replaced_value_takes_the_change_s() -> None:
         ("our test runner is mocha", "ported the whole suite from mocha to vitest over the weekend"),
         # the thing named by part of what the old statement calls it, with a change said in so many words
         ("the android minSdk is 24", "minSdk went up to 26 with this release"),
+        # the value it replaces is a specific part of the old key ("honda_civic")
+        ("i drive a 2012 honda civic", "traded the civic in for a used ioniq 5"),
         ("Petra maintains the terraform modules", "terraform's Jonas's baby now, Petra handed it off before her leave"),
         # a value dated to a change states a change, though it does not say what it replaces
         ("Reports are generated at 6am UTC", "The report job runs at 07:30 UTC since the migration"),
@@ -256,10 +258,13 @@ def test_changes_to_other_sides_or_other_things_stay_apart() -> None:
             ("2026-02-15", "port", "Billing-service listens on port 5362 in staging, not the default."),  # its port
             ("2026-01-16", "account", "Northwind Traders is Lucia's account."),
             ("2026-02-16", "plan", "Northwind Traders pays for Business."),  # its plan, no change said
+            # Heroku names whose store it is, not the store's value
+            ("2026-01-17", "kv", "Heroku Key-Value Store mini is $3 but every add-on is one more thing to babysit."),
+            ("2026-02-17", "move", "Decision made: we're moving from Heroku to Fly.io."),
         )
     )
     assert all(f.history == () for f in outcome.facts), [(f.subject, f.current.sources) for f in outcome.facts]
-    assert len(outcome.facts) == 18
+    assert len(outcome.facts) == 20
 
 
 @pytest.mark.parametrize(

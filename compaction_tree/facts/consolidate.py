@@ -216,8 +216,15 @@ def _own_change(a: _Claim, b: _Claim) -> bool:
 
 def _named_after_old(a: _Claim, b: _Claim) -> bool:
     """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
-    Papertrail to Grafana Loki")."""
-    return bool(b.info.old and a.key) and {stem(part) for part in a.key} <= b.info.old
+    Papertrail to Grafana Loki"), or the value b replaces is a specific part of a's key, which names no side of a
+    thing ("honda_civic", then "traded the civic in for a used ioniq 5"; not "heroku_key_value_datastore", then
+    "moving from Heroku to Fly.io")."""
+    if not (b.info.old and a.key):
+        return False
+    key = {stem(part) for part in a.key}
+    if key <= b.info.old:
+        return True
+    return b.info.old <= key and any(is_specific(w) for w in b.info.old) and not _sides(a.key)
 
 
 def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
