@@ -66,6 +66,8 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
         ("my dad lives with us", "Dad moved into the assisted living place in Carrow last month"),
         # the old value named as what ended, though not the thing
         ("my therapist is Dr. Okafor", "seeing someone new, Dr. Lindqvist, since Okafor retired"),
+        ("I'm on the 5:2 diet", "dropped 5:2, doing 16:8 fasting now"),  # a key of a side alone: "diet"
+        ("the card reader is SumUp", "we replaced SumUp with a Square reader"),
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:

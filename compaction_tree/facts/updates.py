@@ -93,7 +93,10 @@ def _values(text: str) -> frozenset[str]:
 
 
 # the end of what held: "since Okafor retired", "cancelled Ironworks"
-_ENDED = re.compile(r"\b(?:retired|left|quit|closed|cancell?ed|shut|stopped|dropped|ditched)\b", re.IGNORECASE)
+_ENDED = re.compile(
+    r"\b(?:retired|left|quit|closed|cancell?ed|shut|stopped|dropped|ditched|replaced|swapped|sold|split up|broke up)\b",
+    re.IGNORECASE,
+)
 
 
 def _ended_name(latest: str, told: str) -> bool:
@@ -102,7 +105,13 @@ def _ended_name(latest: str, told: str) -> bool:
     if not _ENDED.search(told):
         return False
     told_info = analyse(told)
-    return any(is_specific(n) and name_parts(n) <= told_info.words for n in analyse(latest).names)
+    return any(is_specific(n) and name_parts(n) <= told_info.words for n in _named(latest))
+
+
+def _named(statement: str) -> frozenset[str]:
+    """The names of a statement and its values written as no word is ("5:2"; not "building")."""
+    info = analyse(statement)
+    return info.names | {e for e in info.entities if not e.isalpha()}
 
 
 def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
@@ -111,7 +120,7 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    if not thing or not (thing <= told_info.words or (not own_key and _ended_name(latest, told))):
+    if not ((thing and thing <= told_info.words) or (not own_key and _ended_name(latest, told))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -173,7 +182,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
         out.append((c, target is not None))
         keys.add(c.subject)
         # the next change of the subject is told against this statement, found by a word of its thing or a name
-        for word in _thing(c.subject) | {w for n in analyse(c.fact).names for w in name_parts(n)}:
+        for word in _thing(c.subject) | {w for n in _named(c.fact) for w in name_parts(n)}:
             by_word[word].append((len(out), c))
     return out
 
