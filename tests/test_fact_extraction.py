@@ -538,8 +538,18 @@ def test_a_major_version_alone_is_a_version(sentence: str, subject: str) -> None
     assert found is not None and found.subject == subject
 
 
-@pytest.mark.parametrize("sentence", ["we are on Floor 3", "we're on Team 4"])
-def test_a_numbered_floor_or_team_is_no_version(sentence: str) -> None:
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "we are on Floor 3",
+        "the party is on March 3",
+        "the meeting is on Tuesday 14",
+        "we're on Sprint 14",
+        "it's on Channel 4",
+        "we're on Zoom 5 minutes from now",
+    ],
+)
+def test_a_date_a_sprint_or_a_channel_is_no_version(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is None or not found.subject.endswith("version")
 
@@ -630,8 +640,19 @@ def test_what_the_speaker_is_is_keyed_by_its_side_alone(sentence: str, subject: 
     assert found is not None and (found.category, found.subject) == ("entity", subject)
 
 
-@pytest.mark.parametrize("sentence", ["I'm a bit tired", "I'm 5 minutes away", "I'm from the platform team"])
-def test_a_mood_a_distance_or_a_team_is_not_what_the_speaker_is(sentence: str) -> None:
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm a pretty terrible cook",  # a judgement, not a job
+        "I'm a head taller than him",
+        "I'm from IT, calling about your laptop",  # a department on the phone
+        "I'm from Acme, calling about your order",
+        "I speak Thursday at KubeCon",  # a talk, not a language
+        "I'm 5 minutes away",
+        "I'm from the platform team",
+    ],
+)
+def test_a_judgement_a_caller_or_a_talk_is_not_what_the_speaker_is(sentence: str) -> None:
     found = facts.extract_sentence(sentence, "user")
     assert found is None or found.subject not in ("role", "age", "origin")
 
@@ -664,3 +685,44 @@ def test_household_rules_and_settled_plans_are_facts(sentence: str, category: st
 def test_an_instruction_for_me_stays_a_preference() -> None:
     found = facts.extract_sentence("No emojis in anything you write for me.", "user")
     assert found is not None and found.category == "preference"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Mia sticks to decaf if it's after noon",  # sticking to something is no failure
+        "my brother visits on sundays, three times so far",  # recurring, but no harm
+        "going with Dad to the hospital on Friday",
+        "my son got picked for the football team",
+        "we argued for hours, settled in the end",
+        "we got engaged, it's official",
+        "no need for me to come along",
+        "no luck for me with the visa",
+        "Anna needs to work this weekend",
+        "the fridge only has leftovers",
+        "Safari works fine.",
+    ],
+)
+def test_everyday_chat_in_the_words_of_new_cues_is_no_fact(sentence: str) -> None:
+    found = facts.extract_sentence(sentence, "user")
+    assert found is None or found.cue == "learned", (found.cue, found.subject)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the frontend is on ES2020", "our weekly check-in with Priya is on Mondays"],
+)
+def test_a_code_like_a_flight_number_or_a_meeting_called_a_check_in_is_no_trip(sentence: str) -> None:
+    from compaction_tree.facts.gates import ITINERARY
+
+    assert ITINERARY.search(sentence) is None
+
+
+def test_a_change_of_another_thing_from_the_same_value_keeps_a_sides_value() -> None:
+    outcome = consolidate(
+        said(
+            ("2026-01-10", "old", "the staging db is postgres"),
+            ("2026-03-10", "new", "we migrated the analytics warehouse from postgres to snowflake"),
+        )
+    )
+    assert all(f.history == () for f in outcome.facts) and len(outcome.facts) == 2

@@ -112,6 +112,33 @@ def test_a_change_on_another_side_of_a_known_thing_does_not_take_its_place() -> 
     assert all(f.history == () for f in outcome.facts)
 
 
+@pytest.mark.parametrize(
+    "told",
+    ["Priya dropped her kids off, Tom is covering now", "Priya left early, Tom is covering now"],
+)
+def test_an_end_word_that_is_not_said_of_the_name_ends_nothing(told: str) -> None:
+    outcome = consolidate(
+        [
+            candidate("Kestrel is owned by Priya.", "kestrel_owner", "2026-01-05", "a"),
+            candidate(told, "tom_covering", "2026-03-02", "b", True),
+        ]
+    )
+    assert [f.current.sources for f in outcome.facts] == [("a",)] and outcome.facts[0].history == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("my partner is Rosalind", "Rosalind and I split up, I'm with Dana now"),
+        ("our landlord is Mr. Hale", "Hale sold the building, the new landlord is Brightkey"),
+    ],
+)
+def test_a_name_said_to_have_ended_is_changed(old: str, new: str) -> None:
+    from compaction_tree.facts.updates import _ended_name
+
+    assert _ended_name(old, new)
+
+
 def test_a_name_said_without_an_end_is_no_change_of_what_it_holds() -> None:
     # "Priya" is the value of Kestrel's owner; her team told now is no change of who owns Kestrel
     outcome = consolidate(

@@ -187,6 +187,10 @@ class _Claim:
         """Its names that are in its subject key: what it is about, by name."""
         return self._subject_names
 
+    def key_stems(self) -> frozenset[str]:
+        """Its subject key's words as the statement's words are kept (stems), to compare the two."""
+        return frozenset(stem(part) for part in self.key)
+
 
 @lru_cache(maxsize=65536)
 def _aspects(subject: str, names: frozenset[str]) -> frozenset[str]:
@@ -221,7 +225,7 @@ def _named_after_old(a: _Claim, b: _Claim) -> bool:
     "moving from Heroku to Fly.io")."""
     if not (b.info.old and a.key):
         return False
-    key = {stem(part) for part in a.key}
+    key = a.key_stems()
     if key <= b.info.old:
         return True
     return b.info.old <= key and any(is_specific(w) for w in b.info.old) and not _sides(a.key)
@@ -229,9 +233,13 @@ def _named_after_old(a: _Claim, b: _Claim) -> bool:
 
 def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
     """b names as replaced all that a says beyond its key ("our test runner is mocha", then "ported the whole
-    suite from mocha to vitest"): whatever else b says, it is a's value that went."""
-    value = a.info.terms - {stem(part) for part in a.key}
-    return bool(b.info.old and value) and value <= b.info.old
+    suite from mocha to vitest"). When a's key is a side of a thing, b's key must name no other specific thing (not
+    "the staging db is postgres", then "we migrated the analytics warehouse from postgres to snowflake")."""
+    value = a.info.terms - a.key_stems()
+    if not (b.info.old and value and value <= b.info.old):
+        return False
+    thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
+    return not _sides(a.key) or thing_b <= a.info.words | b.info.old
 
 
 def _named_value(claim: _Claim) -> frozenset[str]:

@@ -31,7 +31,18 @@ _DIETS = (
     r"vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|"
     r"teetotal|sober|halal|kosher"
 )
-# what someone may do for a living besides the titles of a team (_ROLES)
+# what a speaker calls themself in passing ("a pretty terrible cook"), not what they do for a living
+_JUDGED = (
+    r"(?:pretty|terrible|good|bad|great|awful|decent|better|worse|lousy|rubbish|amazing|big|huge|total|bit|real)\b"
+)
+# a place's name: capitalized and not an acronym ("I'm from IT" is a department)
+_PLACE = r"(?-i:[A-Z][a-z][\w'-]*)(?:\s+(?-i:[A-Z][a-z][\w'-]*))*"
+_CALENDAR_NAME = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december)\b"
+)
+# what someone may do for a living besides the titles of a team (_ROLES), which the team cues key by person: apart
+# so that "I'm a nurse" is a role without "Priya is our nurse" becoming a post
 _OCCUPATIONS = (
     r"nurse|teacher|doctor|lawyer|chef|cook|student|artist|photographer|pharmacist|electrician|plumber|carpenter|"
     r"barista|paramedic|firefighter|dentist|vet|professor|lecturer|librarian|journalist|editor|freelancer|"
@@ -181,7 +192,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:on|using|running|pinned to)\s+(?:(?P<s>[\w.-]+)\s+(?P<v>v?\d+(?:\.\d+)+\w*)"
      # a major version alone ("Postgres 16") after a name written as one, so "on page 2" is none
      r"|(?!(?:day|week|floor|page|team|level|step|phase|chapter|round|room|gate|platform|stage|part|episode|season|"
-     r"lap|mile|track|slide|row|seat)\b)(?-i:(?P<sa>[A-Z][\w.-]*))\s+(?P<va>v?\d{1,3})\b(?![.:,]?\d|\s*(?:%|am|pm|am|min|h|k|x)\b))"),
+     r"lap|mile|track|slide|row|seat|sprint|channel|call|line|bus|route|zone|" + _CALENDAR_NAME + r")\b)"
+     r"(?-i:(?P<sa>[A-Z][\w.-]*))\s+(?P<va>v?\d{1,3})\b"
+     r"(?![.:,]?\d|\s*(?:%|am|pm|min(?:ute)?s?|h(?:ours?|rs?)?|k|x|days?|weeks?)\b))"),
     ("uses-version", "domain_fact", 0.75, "any", "version",
      r"(?:^(?:the\s+)?(?-i:(?P<s0>[A-Z][\w-]*))\s+)?\b(?:uses|use|runs|pins|ships with|depends on)\s+(?P<s>[\w.-]+)\s+"
      r"(?P<v>v?\d+(?:\.\d+)+\w*)\b"),
@@ -193,15 +206,17 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<v>.+?)[,;]\s+(?:we|the team|everyone)\s+(?:all\s+)?(?:agreed|decided|settled)\s+(?:on\s+)?"
      r"(?:that|this|it)\b"
      # "we're dropping IE, decided at the planning meeting"
-     r"|^(?P<v2>.+?)[,;]\s+(?:decided|agreed|settled)\s+(?:at|in|during|with|by)\s+(?:the|our|last)\b"),
+     r"|^(?P<v2>.+?)[,;]\s+(?:decided|agreed|settled)\s+(?:at|during|with|by)\s+(?:the|our|last)\b"),
     ("decision-made", "decision", 0.8, "user", "",
      r"^(?P<v>.+?)[,;:-]+\s*(?:(?:that'?s\s+)?(?:decision|final answer)\s+(?:made|taken|final|is final)"
-     r"|that'?s final|(?:it'?s|that'?s) (?:decided|settled|official)|we made it official)\b"),
+     r"|that'?s final|(?:it'?s|that'?s) (?:decided|settled)|we made it official)\b"),
     ("decision-colon", "decision", 0.8, "user", "",
      r"(?:^|,\s*)(?P<s>[\w .'-]{2,40}?)\s+(?:decision|choice)\s*:\s*(?P<v>.+)"),
     ("lets-go-with", "decision", 0.8, "user", "",
      r"\b(?:let'?s|let us|we'?ll|we will|we'?re|we are|we'?re gonna|we are going to|i'?ll|i will)\s+(?:go(?:ing)? with|"
-     r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)|^going with\s+(?P<v2>.+)"),
+     r"use|using|stick with|standardi[sz]e on|adopt|go for)\s+(?P<v>.+)"
+     # "Going with Hiscox for the business insurance", not "going with Dad to the hospital"
+     r"|^going with\s+(?P<v2>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*)\s+(?:for|as)\s+(?:the|our|my)\b"),
     ("we-use", "decision", 0.7, "user!", "",
      r"^(?:we|i)\s+(?:use|run|rely on)\s+(?P<v>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)*)\s+(?:for|as)\s+"
      r"(?:the\s+|our\s+)?"
@@ -392,7 +407,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("must", "constraint", 0.8, "user", "",
      r"^(?P<s>.+?)\s+(?:must|must not|mustn'?t|has to|have to|need to|needs to|is required to|are required to|"
      r"may only|can only|is not allowed to|are not allowed to)\s+(?P<v>(?:stay|remain|be|live|run|go|happen|ship|use|"
-     r"wait|send|make|get|never|not|only|always|build|work|pass|fit)\b.+)"),
+     r"wait|send|make|get|never|not|only|always|build|fit)\b.+)"),
     ("change-needs", "constraint", 0.75, "user", "",
      r"^(?P<s>(?:[\w-]+\s+){0,2}(?:deploys?|deployments?|releases?|merges?|prs?|pull requests?|changes|migrations|"
      r"commits|endpoints))\s+(?:needs?|requires?|must have|must get)\s+(?P<v>.+)"),
@@ -561,7 +576,8 @@ _FAILING = (
     r"runs? out of memory|goes down|go(?:es)? red|falls? over|jams?|drops?|deadlocks?|rebalances?|drifts?|"
     r"misses|chokes?|rejects?|leaks?|logs? (?:people|users|me|you|everyone) out|returns? (?:stale|errors?|\d{3}s?)|"
     r"starts? returning|won'?t (?:start|build|boot|load|connect)|stops? working|errors? out|cuts? out|slips?|"
-    r"sticks?(?: halfway)?|trips? (?:the|a|our) (?:[\w-]+ )?(?:breaker|fuse|switch|alarm)|shorts|(?:is|are|runs?) late|"
+    r"sticks? (?:halfway|shut)|trips? (?:the|a|our) (?:[\w-]+ )?(?:breaker|fuse|switch|alarm)|shorts|"
+    r"(?:is|are|runs?) late|"
     r"gets? (?:double-booked|stuck|corrupted|lost))"
 )
 _RECURRING = (
@@ -569,6 +585,8 @@ _RECURRING = (
     r"caused by|triggered by|trace back to|traces back to|line up with|lines up with|when|that'?s why|hence|if|"
     r"after\s+~?\d)"
 )
+# "no worries", "no need for me": what "no" opens without naming a thing given up
+_NO_IDIOM = r"(?:worries|problem|idea|clue|way|rush|thanks|luck|need|pressure|big deal)\b"
 _RELATIONS = (
     r"mother|father|mom|mum|dad|sister|brother|wife|husband|partner|son|daughter|kids?|children|child|manager|boss|"
     r"dentist|doctor|gp|landlord|landlady|accountant|therapist|lawyer|dog|cat|car|bike|grandma|grandpa|grandmother|"
@@ -580,7 +598,8 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:[\w ]{3,30}:\s*)?(?:every\s+[\w-]+\s+)?(?P<s>(?:the\s+|our\s+|my\s+|these\s+)?[\w.'’/ -]{2,60}?)\s+"
      r"(?:(?:keeps?|kept|always|still|reliably)\s+)?" + _FAILING + r"\b(?P<v>.*?\b" + _RECURRING + r"\b.+)"
      # "the migration tool silently skips files with uppercase names, bit us twice": it happened more than once
-     r"|^(?P<s2>(?:the\s+|our\s+|my\s+)?[\w.'/ -]{2,40}?)\s+(?P<v2>(?:silently\s+|always\s+|sometimes\s+)?\w+s\b"
+     r"|^(?P<s2>(?:the\s+|our\s+|my\s+)?[\w.'/ -]{2,40}?)\s+(?P<v2>(?:silently\s+|always\s+|sometimes\s+)?"
+     r"(?:" + _FAILING + r"|skips|loses|corrupts|deletes|overwrites|locks|takes\s+[\w-]+\s+down)\b"
      r"[^;]*?)[,;]\s*(?:(?:it\s+)?(?:bit|hit|burned|bitten)\s+us\s+(?:twice|again|\w+\s+times)|"
      r"(?:\d+|two|three|four|several)\s+times\s+(?:so\s+far|now|already)|happened\s+(?:twice|\w+\s+times))"),
     ("broad-failure-cause", "failure_pattern", 0.75, "any", "failure",
@@ -590,13 +609,14 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<v2>[\w -]+?)\s+only\s+for\s+me\b"),
     # "bad knee, so no running for me, doctor's orders"
     ("broad-none-for-me", "constraint", 0.75, "user", "",
-     r"\bno\s+(?P<v>(?!worries|problem|thanks|rush|pressure|more|longer)[\w-]+(?:\s+[\w-]+)?)\s+for\s+me\b"),
+     r"\bno\s+(?P<v>(?!" + _NO_IDIOM + r"|more|longer)[\w-]+(?:\s+[\w-]+)?)\s+for\s+me\b"),
     ("broad-cannot", "constraint", 0.75, "user", "",
      r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)(?:\s+"
      r"(?:can'?t|cannot|must not|mustn'?t|may not|(?:is|are)n'?t allowed(?: to)?|(?:is|are) not allowed"
      r"(?: to)?|(?:is|are) never allowed(?: to)?)|'(?:re|s) (?:not|never) allowed(?: to)?)\s+(?P<v>.+)"
      # "the partner SFTP only accepts files under 50 MB", "the board only has 256KB of ram"
-     r"|^(?P<s2>[\w -]{3,40}?)\s+only\s+(?P<v2>(?:accepts?|allows?|supports?|takes?|handles?|has|have)\b.+)"),
+     r"|^(?P<s2>[\w -]{3,40}?)\s+only\s+"
+     r"(?P<v2>(?:accepts?|allows?|supports?|takes?|handles?|(?:has|have)(?=[^,;]*\d))\b.+)"),
     ("broad-only-allowed", "constraint", 0.75, "user", "",
      r"^only\s+(?P<v>.+?)\s+(?:is|are)\s+(?:allowed|permitted|accepted)\s+(?:in|on|for|into)\s+(?P<s>.+)"),
     ("broad-at-most", "constraint", 0.75, "user", "limit",
@@ -608,7 +628,7 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("broad-never-goes", "constraint", 0.75, "user", "",
      r"^(?P<s>[\w -]{3,40}?)\s+never\s+(?P<v>(?:go|goes|get|gets|leave|leaves|run|runs|ship|ships|touch|touches)\b.+)"),
     ("broad-no-x", "constraint", 0.7, "user", "",
-     r"^no\s+(?P<s>(?!worries|problem|idea|clue|way|rush|thanks|luck|need|pressure|big deal)[\w-]+(?:\s+[\w-]+)?)\s+"
+     r"^no\s+(?P<s>(?!" + _NO_IDIOM + r")[\w-]+(?:\s+[\w-]+)?)\s+"
      r"(?P<v>(?:on\s+(?:\w+\s+)?(?:" + _WEEKDAY + r"|weekends?|holidays?)\b|(?:during|before|after|without|outside)\s)"
      r".*)"
      # "no emojis in commit messages, ever", "no Friday deploys for Brindle, hard team rule"
@@ -625,7 +645,7 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      # "Marlin's frontend is SvelteKit, decided last sprint", "trunk-based development, that's our process"
      r"|^(?P<v4>.+?)[,;]\s+(?:decided\s+(?:last|this|in|at)\b|that'?s our (?:process|policy|convention|standard)\b)"
      # "Redis Streams was chosen as the event bus for Gorse"
-     r"|^(?P<v5>.+?)\s+(?:was|got|has been)\s+(?:chosen|picked|selected)\s+(?:as|for)\s+(?P<s5>.+)"),
+     r"|^(?P<v5>.+?)\s+(?:was|has been)\s+(?:chosen|picked|selected)\s+as\s+(?:the|our)\s+(?P<s5>.+)"),
     ("broad-we-will", "decision", 0.7, "user", "",
      r"^(?:we'?ll|we will|we'?re going to|we are going to|i'?ve decided to|i decided to)\s+"
      r"(?:name|call|use|be using|build|adopt|hire|take|ship|standardi[sz]e on|move|migrate|switch|run)\s+(?P<v>.+)"
@@ -638,16 +658,20 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:in|by|with|on|through|via|at|using)\s+(?P<v>.+)"),
     ("broad-gets", "decision", 0.7, "user!", "",
      r"^(?P<v>" + _NAME + r")\s+gets\s+the\s+(?P<s>[\w -]+?(?:contract|deal|job|project|account|role|work))\b"),
-    # what the speaker is, where they come from, what they speak: keyed by the side alone (extract._cue_key)
+    # what the speaker is, where they come from, what they speak: keyed by the side alone (extract._cue_key), so a
+    # loose match would replace the true one; each says no more than the shapes it knows
     ("self-role", "entity", 0.75, "user", "role",
      r"(?:^|[,;]\s*)i(?:'m| am| work as)\s+(?:an?\s+)"
-     r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"|" + _OCCUPATIONS + r"))\b"
-     r"(?!\s+(?:fan|type|person|at heart)\b)"),
+     r"(?P<v>(?:(?!" + _JUDGED + r")[\w-]+\s+){0,2}(?:" + _ROLES + r"|" + _OCCUPATIONS + r"))"
+     # the title ends there ("I'm a nurse at St Mary's"), not "I'm a head taller than him"
+     r"(?=\s*(?:$|[,.;!]|(?:at|in|for|with|and|now|by|since|from|on|who|these)\b))"),
     ("self-origin", "entity", 0.75, "user", "origin",
-     r"^i(?:'m| am)\s+(?:originally\s+)?from\s+(?P<v>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
-     r"|^i\s+(?:grew up|was born|was raised)\s+in\s+(?P<v2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"),
+     r"^i(?:'m| am)\s+(?:originally\s+)?from\s+(?P<v>" + _PLACE + r")"
+     r"(?![^,;]*[,;]?\s*(?:calling|ringing|writing|here)\b)"
+     r"|^i\s+(?:grew up|was born|was raised)\s+in\s+(?P<v2>" + _PLACE + r")"),
     ("self-language", "entity", 0.75, "user", "language",
-     r"^i\s+(?:also\s+)?speak\s+(?P<v>(?-i:[A-Z])\w+.*)"),
+     r"^i\s+(?:also\s+)?speak\s+(?P<v>(?!" + _CALENDAR_NAME + r")(?-i:[A-Z][a-z]+)\b"
+     r"(?!\s+(?:at|on|to|with|about|in|for)\b).*)"),
     ("self-age", "entity", 0.75, "user", "age",
      r"^i(?:'m| am)\s+(?P<v>\d{1,2})(?:\s+years?\s+old)?\s*(?:[,.;!]|$)"),
     ("broad-my-relation", "entity", 0.75, "user", "",

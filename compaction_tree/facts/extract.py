@@ -291,6 +291,7 @@ _LASTING = re.compile(
     re.IGNORECASE,
 )
 _LASTING_CUES = frozenset({"from-now-on", "x-from-now-on", "please-always"})
+_ALLOWED = re.compile(r"\ballowed\b", re.IGNORECASE)
 
 
 def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = True) -> Extracted | None:
@@ -335,7 +336,7 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
         rule = (
             DURABLE.search(text)
             or (subject.strip().lower().startswith("we") and _SELF_RULE.match(value))
-            or re.search(r"\ballowed\b", match.group(0))  # "we're not allowed to call OpenAI": a rule as said
+            or _ALLOWED.search(match.group(0))  # "we're not allowed to call OpenAI": a rule as said
         )
         if cue.category == "constraint" and _SELF.match(subject.strip()) and not rule:
             continue
@@ -630,6 +631,10 @@ _FILLED = re.compile(
 )
 
 
+# what the speaker is, by cue (cues.py): keyed by the side the cue names ("role"), whatever the value
+_SELF_CUES = frozenset({"self-role", "self-origin", "self-language", "self-age"})
+
+
 def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> str:
     if cue.category == "preference" and ANSWERING.search(text) and not (subject and not ANSWERING.search(subject)):
         return "answers"  # how the assistant should answer: one subject, whatever the wording
@@ -640,7 +645,7 @@ def _cue_key(cue: Cue, subject: str, value: str, text: str, topic: str = "") -> 
     key = subject_key(subject or topic, aspect=cue.aspect) if subject or topic else ""
     if key:
         return _with_value_aspect(key, value, text)
-    if cue.aspect and (cue.category in ("preference", "constraint") or cue.name.startswith("self-")):
+    if cue.aspect and (cue.category in ("preference", "constraint") or cue.name in _SELF_CUES):
         return cue.aspect  # "I'm vegan", "I'm a nurse": the side names the subject, the value is the value
     change = change_of(value)
     if change is not None and change.old:  # "Decision made: we're moving from Heroku to Fly.io"

@@ -103,8 +103,7 @@ PAST_EVENT = re.compile(
 )
 # "release runs now.", "tests pass again": something works again after a fix, an event
 WORKS_AGAIN = re.compile(
-    r"\b(?:runs?|works?|pass(?:es)?|builds?|deploys?|loads?|starts?|boots?|compiles?)\s+(?:now|again|fine|ok|okay)"
-    r"\s*[.!]*$",
+    r"\b(?:runs?|works?|pass(?:es)?|builds?|deploys?|loads?|starts?|boots?|compiles?)\s+(?:now|again)\s*[.!]*$",
     re.IGNORECASE,
 )
 HEDGE = re.compile(r"\b(?:i think|probably|apparently|seems|i believe|likely|kind of|sort of|roughly)\b", re.I)
@@ -121,13 +120,14 @@ EVIDENCE = re.compile(
     re.IGNORECASE,
 )
 # a trip's or a booking's details, and a date something is due: they hold until one day passes
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_ONE_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"  # "on Friday", not "on Fridays"
 ITINERARY = re.compile(
-    r"\b(?:flight|train|bus|ferry|coach)\s+(?:to|from)\s+(?-i:[A-Z])|\bon\s+(?-i:[A-Z]{2}\d{2,4})\b|"
-    r"\b(?:departs|departing|check-?in|check-out|confirmation (?:number|code|no)|"
-    r"booking (?:ref|reference|number|code))\b"
-    r"|\b(?:is|are|['’]s)\s+(?:on\s+)?(?:this|next)\s+(?:" + _WEEKDAY + r"|week|month)\b"
-    r"|\bdue\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:" + _WEEKDAY + r"|tomorrow)\b(?!s)",
+    r"\b(?:flight|train|bus|ferry|coach)\s+(?:to|from)\s+(?-i:[A-Z])"
+    r"|\b(?:i'?m|we'?re|am|are)\s+on\s+(?-i:[A-Z]{2}\d{2,4})\s+to\b"  # "I'm on IB125 to Osaka", not "on ES2020"
+    r"|\b(?:departs|departing|check-out|confirmation (?:number|code|no)|booking (?:ref|reference|number|code))\b"
+    r"|\bcheck-?in\s+(?:is\s+)?(?:from|at|after|before|until)\b"  # a stay's, not "our weekly check-in"
+    r"|\b(?:is|are|['’]s)\s+(?:on\s+)?(?:this|next)\s+(?:" + _ONE_WEEKDAY + r"|week\b|month\b)"
+    r"|\bdue\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:" + _ONE_WEEKDAY + r"|tomorrow\b)",
     re.IGNORECASE,
 )
 ONE_OFF = re.compile(

@@ -93,19 +93,25 @@ def _values(text: str) -> frozenset[str]:
 
 
 # the end of what held: "since Okafor retired", "cancelled Ironworks"
-_ENDED = re.compile(
-    r"\b(?:retired|left|quit|closed|cancell?ed|shut|stopped|dropped|ditched|replaced|swapped|sold|split up|broke up)\b",
-    re.IGNORECASE,
+# how a name is told to have ended: after it ("Okafor retired", "Rosalind and I split up"), or before it
+# ("dropped 5:2", "we replaced SumUp"); "Priya dropped her kids off" ends nothing of Priya's
+_ENDED_AFTER = (
+    r"(?:\s+and\s+i)?\s+(?:has\s+|had\s+|just\s+)?"
+    r"(?:retired|quit|closed|sold|shut down|split up|broke up|left(?=\s*(?:[,.;]|$|the company|the team|us\b)))"
 )
+_ENDED_BEFORE = r"(?:dropped|ditched|replaced|swapped|sold|cancell?ed|stopped|quit|left)\s+(?:the\s+|my\s+|our\s+)?"
 
 
 def _ended_name(latest: str, told: str) -> bool:
     """The told change names a name of the known statement as what ended ("seeing someone new, Dr. Lindqvist,
     since Okafor retired" after "my therapist is Dr. Okafor")."""
-    if not _ENDED.search(told):
-        return False
-    told_info = analyse(told)
-    return any(is_specific(n) and name_parts(n) <= told_info.words for n in _named(latest))
+    for name in _named(latest):
+        if not is_specific(name):
+            continue
+        said = re.escape(name).replace(r"\ ", r"\s+")
+        if re.search(rf"\b{said}\b{_ENDED_AFTER}|{_ENDED_BEFORE}{said}\b", told, re.IGNORECASE):
+            return True
+    return False
 
 
 def _named(statement: str) -> frozenset[str]:

@@ -78,7 +78,8 @@ class Score:
     stored_current: int = 0
     true_positives: int = 0
     duplicates: int = 0
-    question_right: int = 0
+    question_right: int = 0  # stored facts credited by a standing question chunk
+    question_found: int = 0  # standing question chunks some stored fact is credited by
     question_standing: int = 0
     unclear: int = 0
     changes: int = 0
@@ -95,6 +96,7 @@ class Score:
     seconds_rebuild: float = 0.0
     missed: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
     unhandled: list[str] = field(default_factory=list)
 
     @property
@@ -107,8 +109,8 @@ class Score:
         return self.true_positives / self.stored_current if self.stored_current else 0.0
 
     @property
-    def question_found(self) -> float:
-        return self.question_right / self.question_standing if self.question_standing else 0.0
+    def question_share(self) -> float:
+        return self.question_found / self.question_standing if self.question_standing else 0.0
 
     @property
     def recall(self) -> float:
@@ -123,7 +125,7 @@ class Score:
         data.update(
             precision=round(self.precision, 3),
             precision_planted_only=round(self.precision_planted_only, 3),
-            question_found=round(self.question_found, 3),
+            question_share=round(self.question_share, 3),
             recall=round(self.recall, 3),
             supersession=round(self.supersession, 3),
         )
@@ -150,7 +152,7 @@ def question_labels(corpus: corpus_module.Corpus) -> dict[str, tuple[str, ...] |
     labels: dict[str, tuple[str, ...] | str] = {}
     for chunk, key in corpus.meta["templates"]["chunks"].items():
         label = question_facts.label_of(key)
-        if label is not None and chunk not in stated and key.rsplit(".", 2)[1] != "again":
+        if label is not None and chunk not in stated:
             labels[chunk] = label
     return labels
 
@@ -191,10 +193,11 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
             result.wrong.append(f"duplicate  {f.subject}: {f.current.fact}")
         elif all(labels.get(c) == "unclear" for c in f.current.sources):
             result.unclear += 1
-            result.wrong.append(f"unclear    {f.subject}: {f.current.fact}")
+            result.left_out.append(f"unclear    {f.subject}: {f.current.fact}")
         else:
             kinds = sorted({_kind(labels.get(c)) for c in f.current.sources})
             result.wrong.append(f"{'/'.join(kinds):10} {f.subject}: {f.current.fact}")
+    result.question_found = len(claimed_chunks)
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
         if n not in claimed:
@@ -261,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{args.split} seed {seed}: {result.chunks} chunks, {result.candidates} candidates -> "
                     f"{result.stored_current} facts | precision {result.precision:.3f} "
                     f"(planted only {result.precision_planted_only:.3f}, unclear {result.unclear}) "
-                    f"recall {result.recall:.3f} (question facts {result.question_right}/{result.question_standing}) "
+                    f"recall {result.recall:.3f} (question facts {result.question_found}/{result.question_standing}) "
                     f"| changes handled {result.changes_handled}/{result.changes} (stale {result.changes_stale}) "
                     f"| merged {result.merged}, corroborated {result.corroborated}, superseded {result.superseded}, "
                     f"kept {result.kept} | duplicates {result.duplicates} | category agreement "
@@ -270,7 +273,11 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                 )
                 if args.verbose:
-                    for title, items in (("missed", result.missed), ("wrong", result.wrong)):
+                    for title, items in (
+                        ("missed", result.missed),
+                        ("wrong", result.wrong),
+                        ("left out", result.left_out),
+                    ):
                         for item in items:
                             print(f"  {title}: {item}", file=sys.stderr)
                     for item in result.unhandled:
@@ -289,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         "precision": round(right / judged, 3) if judged else 0.0,
         "precision_planted_only": round(tp / stored, 3) if stored else 0.0,
         "unclear": stored - judged,
-        "question_found": round((right - tp) / standing, 3) if standing else 0.0,
+        "question_found": round(sum(r.question_found for r in results) / standing, 3) if standing else 0.0,
         "recall": round(tp / planted, 3) if planted else 0.0,
         "supersession": round(sum(r.changes_handled for r in results) / changes, 3) if changes else 1.0,
         "changes": changes,
