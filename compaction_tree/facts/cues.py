@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .statement import CAUSE_CORRECTED, FAILURE_NOUN
+from .statement import CALENDAR, CAUSE_CORRECTED, FAILURE_NOUN
 
 # ---------------------------------------------------------------- extraction: the cues
 
@@ -37,10 +37,7 @@ _JUDGED = (
 )
 # a place's name: capitalized and not an acronym ("I'm from IT" is a department)
 _PLACE = r"(?-i:[A-Z][a-z][\w'-]*)(?:\s+(?-i:[A-Z][a-z][\w'-]*))*"
-_CALENDAR_NAME = (
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
-    r"august|september|october|november|december)\b"
-)
+_CALENDAR_NAME = r"(?:" + "|".join(sorted(CALENDAR)) + r")\b"  # a weekday or a month, named
 # what someone may do for a living besides the titles of a team (_ROLES), which the team cues key by person: apart
 # so that "I'm a nurse" is a role without "Priya is our nurse" becoming a post
 _OCCUPATIONS = (
