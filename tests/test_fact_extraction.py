@@ -651,6 +651,14 @@ def test_a_change_of_another_thing_from_the_same_value_keeps_a_sides_value() -> 
         ("I grew up in Cork", "entity", "origin"),
         ("I speak Polish and English, and a bit of German", "entity", "language"),
         ("I'm 34, turning 35 in August", "entity", "age"),
+        # a word in -ed that is no verb in the past: a tool's name, a state after "'s" or "'re"
+        ("we store sessions in memcached", None, None),
+        ("The bakery's closed on Mondays", None, "bakery"),
+        # a pursuit that lasts, or is taken up on a schedule
+        ("Leo is studying chemistry", None, "leo"),
+        ("I'm taking guitar lessons on Wednesdays", None, None),
+        # a value that is a path
+        ("the healthcheck path is /status", None, "healthcheck_path"),
     ],
 )
 def test_what_people_say_in_their_own_words_is_found(sentence: str, category: str | None, subject: str | None) -> None:
@@ -658,3 +666,25 @@ def test_what_people_say_in_their_own_words_is_found(sentence: str, category: st
     assert found is not None, sentence
     assert category is None or found.category == category
     assert subject is None or found.subject == subject
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm taking a nap",  # a pursuit of a moment
+        "I'm doing great today",
+        "I'm learning so much from you",  # chat, named or counted by nothing
+        "Rome wasn't built in a day so keep pushing on.",  # a name at the start of what is told of the past
+    ],
+)
+def test_a_passing_pursuit_or_a_saying_is_no_fact(sentence: str) -> None:
+    assert facts.extract_statements(sentence, "user") == []
+
+
+def test_off_before_a_verb_of_change_names_no_old_value() -> None:
+    from compaction_tree.facts.statement import change_of
+
+    moved = change_of("my day off moved to Mondays with the new rota")
+    assert moved is not None and moved.old == "" and moved.new.startswith("Mondays")
+    off = change_of("we moved logging off papertrail and onto grafana loki")
+    assert off is not None and (off.old, off.new) == ("papertrail", "grafana loki")

@@ -55,6 +55,7 @@ from .statement import (
     CLASS_NOUNS,
     DEPARTURE_LEAD,
     KNOWN_ASPECTS,
+    NUMBER_WORDS,
     Change,
     change_of,
     names_of,
@@ -66,7 +67,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-5"
+EXTRACTOR_VERSION = "cues-6"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -392,7 +393,7 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
         return None
     seen = learned.opinion(text, False)
     # "Dancing is like second nature to me": about nothing named or counted, the model must be surer
-    named = _named_things(text) or re.search(r"\d", text) or _held_by_name(text)
+    named = _names_or_counts(text)
     floor = LEARNED_FLOOR if named else LEARNED_FLOOR_UNNAMED
     change = change_of(text)
     if seen.probability < floor or rejection(text, raw, seen.category, change) is not None:
@@ -492,6 +493,26 @@ _HELD = re.compile(
 )
 
 
+_TOLD_OF_THE_PAST = re.compile(r"\s+(?:was|were|wasn['’]t|weren['’]t|did|didn['’]t|had|would|will|could)\b", re.I)
+
+
+def _names_or_counts(text: str) -> bool:
+    """The statement names or counts something: a name ("Leo is studying chemistry", whose first word is no
+    English one), a number, a path ("/healthz"), a day or a cadence ("every Friday", "runs hourly")."""
+    first = WORD.match(text)
+    if (
+        first
+        and first.group()[0].isupper()
+        and first.group().isalpha()
+        and not is_generic(first.group().lower())
+        and not _TOLD_OF_THE_PAST.match(text, first.end())  # "Rome wasn't built in a day"
+    ):
+        return True
+    if _named_things(text) or re.search(r"\d|(?<![\w/])/\w", text) or _held_by_name(text):
+        return True
+    return bool({word_form(t) for t in WORD.findall(text)} & (VALUE_WORDS - NUMBER_WORDS))
+
+
 def _held_by_name(text: str) -> re.Match[str] | None:
     """ "Femi is our DBA", "Sabine does our books": a post or a job, held by someone named first (not one of
     several, as brothers and friends are)."""
@@ -573,7 +594,12 @@ _DECIDED = re.compile(
     r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|rule|new rule|note|reminder)$",
     re.IGNORECASE,
 )
-_PARTICIPLE_OK = re.compile(r"\b(?:is|are|be|been|being|gets?|got|stays?|remains?)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+# what a word in -ed describes after: "is hosted", "we're closed", "stored in memcached", "our shared drive"
+_PARTICIPLE_OK = re.compile(
+    r"(?:\b(?:is|are|be|been|being|gets?|got|stays?|remains?)|['’](?:s|re))\s+(?:\w+ly\s+)?$"
+    r"|\b(?:in|on|with|into|onto|by|via|the|a|an|our|my|their|your)\s+$",
+    re.IGNORECASE,
+)
 
 
 def _past_tense(text: str) -> bool:

@@ -205,9 +205,24 @@ ROUTINE = re.compile(
 def standing_state(text: str) -> bool:
     """A sentence that can state a standing fact to a reader without cues: a verb of state in the present or
     a habit, nothing under way, coming or passing, no chatter ("Day 2 on Fly.", "Priya is flying in tomorrow":
-    no). What one moment holds (ONE_OFF) and temporary arrangements (`rejection`) are checked beside it."""
+    no), though a pursuit under way for months is ("Leo is studying chemistry"). What one moment holds
+    (ONE_OFF) and temporary arrangements (`rejection`) are checked beside it."""
     stated = STATIVE.search(text) or HABIT.search(text) or ROUTINE.search(text)
-    return bool(stated) and not (PASSING.search(text) or CHATTER.search(text))
+    if not stated or CHATTER.search(text):
+        return False
+    lasting = _LASTING_PURSUIT if HABIT.search(text) is None else _PURSUIT  # "taking guitar lessons on Wednesdays"
+    return not PASSING.search(lasting.sub(" keeps ", text))
+
+
+def _progressive_of(verbs: str) -> re.Pattern[str]:
+    """ "is", "are", "am" or their contraction before one of the verbs in -ing."""
+    return re.compile(rf"(?:(?<=\w)['’](?:s|m|re)|\b(?:is|are|am))\s+(?=(?:{verbs})\b)", re.IGNORECASE)
+
+
+# what is under way for months, not for a moment: "Leo is studying chemistry", "I'm learning German"; taken up
+# on a schedule, any pursuit ("I'm taking guitar lessons on Wednesdays")
+_LASTING_PURSUIT = _progressive_of("studying|learning")
+_PURSUIT = _progressive_of("studying|learning|taking|doing|training")
 
 
 def clean_sentence(sentence: str) -> str:

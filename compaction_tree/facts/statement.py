@@ -48,7 +48,8 @@ _CHANGE_FORMS = (
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
-    r"\boff\s+(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
+    # "moved logging off papertrail and onto loki", not "my day off moved to Mondays"
+    r"\boff\s+(?!" + CHANGE_VERB + r"\b)(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|"
     r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
     r"\b(?:dropping|ditching|dropped|ditched|forget|forget about|scrap|scrapped|scratch|abandon(?:ed|ing)?|"
@@ -437,9 +438,14 @@ _SHAPES = (
 )
 
 
+def shape_of(term: str) -> str | None:
+    """The kind of value a term is written as: "version" (2.8), "clock" (8pm), "money", "percent", "size" (10mb)."""
+    return next((name for name, pattern in _SHAPES if pattern.fullmatch(term)), None)
+
+
 def shapes_of(info: Analysis) -> frozenset[str]:
     """The kinds of value a statement holds: a version, a clock time, money, a percentage, a size, a weekday..."""
-    found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
+    found = {shape for term in info.words if (shape := shape_of(term))}
     if info.words & CALENDAR:
         found.add("calendar")
     if info.words & {"minut", "second", "hour"} and info.words & {"request", "call", "event", "job"}:

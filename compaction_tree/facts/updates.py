@@ -10,13 +10,15 @@ nothing known for sure (two subjects fit equally well).
 
 A subject fits a told change when:
 - every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
-  one of them specific (not "use", not "api");
+  one of them specific (not "use", not "api"), or a specific one of them with a new measure in a unit the
+  latest statement holds and a change said in so many words ("uploads can go up to 50MB now" after "max upload
+  size is 10MB");
 - the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...);
 - it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
   "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
   subject holds (for a key with a side, with a change said in so many words: "now", "moved").
 Among several, the one whose value is of the same kind wins ("02:30" and "01:00"), then the one
-named by more words; two that fit equally leave the change unanchored.
+named whole, then by more words; two that fit equally leave the change unanchored.
 
 A statement a cue took is anchored the same way when it tells a change under a key nobody used
 before and names no value it replaces, if its key holds nothing but the known statement's words,
@@ -44,6 +46,7 @@ from .statement import (
     key_parts,
     name_parts,
     plain_text,
+    shape_of,
     shapes_of,
 )
 
@@ -120,13 +123,22 @@ def _named(statement: str) -> frozenset[str]:
     return info.names | {e for e in info.entities if not e.isalpha()}
 
 
-def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
+def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int, int] | None:
     """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
-    words naming it), or None when it does not fit. own_key: the key a cue gave the told statement, which must
-    name nothing but the known statement's words, its new values and sides of things."""
+    all of the thing named, words naming it), or None when it does not fit. own_key: the key a cue gave the told
+    statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    if not ((thing and thing <= told_info.words) or (not own_key and _ended_name(latest, told))):
+    whole = bool(thing) and thing <= told_info.words
+    # part of the thing, a measure of the same unit, and a change in so many words: "uploads can go up to 50MB now"
+    # after "max upload size is 10MB"
+    partial = (
+        not whole
+        and any(is_specific(w) for w in thing & told_info.words)
+        and _new_measure(latest, told)
+        and bool(TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told)))
+    )
+    if not (whole or partial or (not own_key and _ended_name(latest, told))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -154,7 +166,36 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
     ):
         return None
-    return (int(same_kind), len(thing))
+    return (int(same_kind), int(whole), len(thing & told_info.words))
+
+
+# a length of time: "30 seconds", "24h", "a week"
+_DURATION = re.compile(
+    r"\b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty)"
+    r"\s*(?P<unit>ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+_ONE = {"a": "1", "an": "1", "one": "1"}
+_MEASURED = frozenset({"clock", "money", "percent", "size"})
+
+
+def _new_measure(latest: str, told: str) -> bool:
+    """The told statement gives a measure in a unit the latest one holds, in another amount."""
+    known = _measures(latest)
+    units = {unit for unit, _ in known}
+    return any(unit in units for unit, _ in _measures(told) - known)
+
+
+def _measures(text: str) -> frozenset[tuple[str, str]]:
+    """The measures a statement holds, each as (unit, amount): a clock time, money, a percentage, a size, a
+    duration ("24h" and "24 hours" are one)."""
+    info = analyse(text)
+    found = {(shape, term) for term in info.words if (shape := shape_of(term)) in _MEASURED}
+    for m in _DURATION.finditer(text):
+        unit = m.group("unit").lower()
+        unit = "ms" if unit == "ms" else unit[:3] if unit[:3] in ("min", "mon") else unit[0]
+        found.add((f"duration:{unit}", _ONE.get(m.group("n").lower(), m.group("n").lower())))
+    return frozenset(found)
 
 
 def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
