@@ -89,6 +89,7 @@ def front_matter(summary: Summary) -> dict[str, Any]:
                 "valid_from": f.valid_from,
                 "sources": list(f.sources),
                 **({"change_only": True} if f.change_only else {}),  # absent otherwise: older files read the same
+                **({"replaced_only": True} if f.replaced_only else {}),
             }
             for f in summary.draft.facts
         ]
@@ -207,6 +208,7 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
                 str(f["valid_from"]),
                 tuple(str(s) for s in f.get("sources") or ()),
                 f.get("change_only") is True,
+                f.get("replaced_only") is True,
             )
             for f in _list_of_dicts(data, "facts", where)
         )
@@ -263,6 +265,7 @@ def summary_from_data(data: dict[str, Any]) -> Summary:
                 f["valid_from"],
                 tuple(f["sources"]),
                 f.get("change_only", False),
+                f.get("replaced_only", False),
             )
             for f in data.get("facts", ())
         ),

@@ -48,6 +48,8 @@ class FactCandidate:
     sources: tuple[str, ...]
     # a change told in passing: a fact only as the change of a subject already known (facts/updates.py)
     change_only: bool = False
+    # a statement too unsure to be a fact by itself: one only as the value a later change names as replaced
+    replaced_only: bool = False
 
 
 SECTIONS: tuple[tuple[str, str], ...] = (

@@ -32,6 +32,11 @@ def said(*statements: tuple[str, str, str]) -> list[FactCandidate]:
     return found
 
 
+def stated(sentence: str) -> list[facts.Extracted]:
+    """What a user's sentence states as a fact or a change, what a later change may vouch for left out."""
+    return [e for e in facts.extract_statements(sentence, "user") if not e.replaced_only]
+
+
 def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
     (found,) = [f for f in outcome_facts if source in f.current.sources]
     return found
@@ -80,7 +85,7 @@ def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
     ],
 )
 def test_what_a_session_says_in_passing_is_no_fact(sentence: str) -> None:
-    assert facts.extract_statements(sentence, "user") == []
+    assert stated(sentence) == []
 
 
 def test_chat_that_runs_sentences_together_is_split() -> None:
@@ -678,7 +683,7 @@ def test_what_people_say_in_their_own_words_is_found(sentence: str, category: st
     ],
 )
 def test_a_passing_pursuit_or_a_saying_is_no_fact(sentence: str) -> None:
-    assert facts.extract_statements(sentence, "user") == []
+    assert stated(sentence) == []
 
 
 def test_off_before_a_verb_of_change_names_no_old_value() -> None:

@@ -14,9 +14,12 @@ from compaction_tree.summary import Draft, FactCandidate, SourceRef, SummarizerI
 
 
 def told(day: str, source: str, sentence: str) -> FactCandidate:
-    """What extraction makes of a user's sentence, a change told in passing included."""
+    """What extraction makes of a user's sentence, a change told in passing and a statement too unsure to be a
+    fact included."""
     (got,) = facts.extract_statements(sentence, "user")
-    return FactCandidate(got.category, got.subject, got.fact, got.confidence, day, (source,), got.change_only)
+    return FactCandidate(
+        got.category, got.subject, got.fact, got.confidence, day, (source,), got.change_only, got.replaced_only
+    )
 
 
 def candidate(fact: str, subject: str, day: str, source: str, change_only: bool = False) -> FactCandidate:
@@ -48,7 +51,7 @@ def test_a_change_told_in_passing_is_change_only_and_no_fact_by_itself() -> None
     ],
 )
 def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
-    assert facts.extract_statements(sentence, "user") == []
+    assert not [e for e in facts.extract_statements(sentence, "user") if not e.replaced_only]
 
 
 # ---------------------------------------------------------------- anchoring
@@ -214,6 +217,76 @@ def test_the_next_change_is_told_against_the_last() -> None:
     assert [v.sources for v in fact.history] == [("b",), ("a",)]
 
 
+# ---------------------------------------------------------------- what a later change names as replaced
+
+
+def test_a_statement_too_unsure_to_be_a_fact_is_kept_as_replaced_only() -> None:
+    (got,) = facts.extract_statements("logs go to papertrail", "user")
+    assert got.replaced_only and not got.change_only
+    assert facts.extract_sentence("logs go to papertrail", "user") is None
+    assert consolidate([told("2026-01-05", "a", "logs go to papertrail")]).facts == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("logs go to papertrail", "we moved logging off papertrail and onto grafana loki"),
+        ("we format everything with black", "we swapped black out for ruff format last week"),
+        ("we lint with flake8 and format with black", "flake8 and black are gone, it's all Ruff"),  # told in passing
+        # a number is said of too many things: the statement must be about what the change is about
+        ("15 min access tokens, 30 days refresh", "token lifetime decision: access tokens 10 minutes instead of 15"),
+    ],
+)
+def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_history(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+    assert fact.history[0].why == "superseded: recency"
+
+
+def test_only_the_latest_statement_saying_the_value_is_history_and_only_when_none_kept_says_it() -> None:
+    outcome = consolidate(
+        [
+            told("2026-01-05", "a", "logs go to papertrail"),
+            told("2026-01-20", "b", "app logs are in papertrail"),
+            told("2026-03-02", "c", "we moved logging off papertrail and onto grafana loki"),
+        ]
+    )
+    (fact,) = outcome.facts
+    assert [v.sources for v in fact.history] == [("b",)]
+    kept = consolidate(
+        [
+            candidate("Logs are shipped to Papertrail.", "log_shipping", "2026-01-05", "a"),
+            told("2026-01-20", "b", "app logs are in papertrail"),
+            told("2026-03-02", "c", "we moved logging off papertrail and onto grafana loki"),
+        ]
+    )
+    assert not any(("b",) in [v.sources for v in f.history] or f.current.sources == ("b",) for f in kept.facts)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("15 min access tokens, 30 days refresh", "the standup is 10 minutes instead of 15"),  # a number, elsewhere
+        ("logs go to papertrail", "we moved the alerts off papertrail and onto pagerduty"),  # another thing named
+        ("logs go to papertrail", "we moved the status page off statuspage.io onto instatus"),  # another value
+    ],
+)
+def test_a_change_naming_another_value_or_thing_leaves_the_unsure_statement_out(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    assert all(f.current.sources != ("a",) and f.history == () for f in outcome.facts)
+
+
+def test_a_change_before_the_statement_saying_its_value_does_not_make_it_history() -> None:
+    outcome = consolidate(
+        [
+            told("2026-01-05", "a", "we moved logging off papertrail and onto grafana loki"),
+            told("2026-03-02", "b", "logs go to papertrail"),
+        ]
+    )
+    assert [(f.current.sources, f.history) for f in outcome.facts] == [(("a",), ())]
+
+
 def test_anchoring_is_independent_of_input_order() -> None:
     statements = [
         told("2026-01-05", "a", "Quern's internal port is 8443"),
@@ -221,6 +294,9 @@ def test_anchoring_is_independent_of_input_order() -> None:
         told("2026-01-07", "c", "our tech lead is Renske"),
         told("2026-03-02", "d", "Ines is tech lead from this sprint on"),
         candidate("Halyard moved to port 9443.", "halyard_moved_port", "2026-03-03", "e", change_only=True),
+        told("2026-01-05", "f", "logs go to papertrail"),
+        told("2026-01-05", "g", "app logs are in papertrail"),
+        told("2026-03-02", "h", "we moved logging off papertrail and onto grafana loki"),
     ]
     first = consolidate(statements)
     for seed in range(5):
@@ -246,13 +322,17 @@ def day_summary(*found: FactCandidate) -> Summary:
     )
 
 
-def test_a_change_only_candidate_round_trips_and_others_are_written_as_before() -> None:
+def test_change_only_and_replaced_only_candidates_round_trip_and_others_are_written_as_before() -> None:
     plain = candidate("Quern's internal port is 8443.", "quern", "2026-03-02", "b")
     passing = candidate("Quern moved to port 9443.", "quern_moved_port", "2026-03-02", "b", change_only=True)
-    text = render_summary(day_summary(plain, passing))
-    assert text.count("change_only: true") == 1  # absent where false: files written before read the same
-    assert parse_summary(text, "daily", "2026-03-02", "d").draft.facts == (plain, passing)
-    assert summary_from_data(summary_to_data(day_summary(plain, passing))).draft.facts == (plain, passing)
+    unsure = told("2026-03-02", "b", "logs go to papertrail")
+    assert unsure.replaced_only
+    text = render_summary(day_summary(plain, passing, unsure))
+    # absent where false: files written before read the same
+    assert text.count("change_only: true") == 1 and text.count("replaced_only: true") == 1
+    assert parse_summary(text, "daily", "2026-03-02", "d").draft.facts == (plain, passing, unsure)
+    data = summary_to_data(day_summary(plain, passing, unsure))
+    assert summary_from_data(data).draft.facts == (plain, passing, unsure)
 
 
 def test_an_undone_told_change_keeps_the_old_value_and_its_own_record() -> None:

@@ -445,7 +445,7 @@ class Consolidator:
 
     def claims(self, candidates: Iterable[FactCandidate]) -> tuple[tuple[FactCandidate, ...], list[_Claim]]:
         """The candidates in replay order, and a claim for each."""
-        anchored = anchor(sorted(candidates, key=candidate_order))
+        anchored = sorted(anchor(sorted(candidates, key=candidate_order)), key=lambda a: candidate_order(a[0]))
         ordered = tuple(c for c, _ in anchored)
         claims = []
         for n, c in enumerate(ordered):

@@ -216,6 +216,7 @@ class Extracted:
     confidence: float
     cue: str
     change_only: bool = False  # a change told in passing, a fact only as the change of a known subject
+    replaced_only: bool = False  # too unsure to be a fact, but one as the value a later change names as replaced
 
 
 _ONE_CHOICE = re.compile(
@@ -258,12 +259,13 @@ def topic_of(sentence: str) -> str:
 def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     """The first durable fact a sentence states, or None (see extract_statements); a change told in passing
     is none by itself."""
-    return next((e for e in extract_statements(sentence, speaker) if not e.change_only), None)
+    return next((e for e in extract_statements(sentence, speaker) if not (e.change_only or e.replaced_only)), None)
 
 
 def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
-    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`), and the
-    changes it tells in passing (change_only: facts only as the change of a known subject)."""
+    """The durable facts a sentence states, one per clause at most (see the cue tables and `rejection`), the
+    changes it tells in passing (change_only: facts only as the change of a known subject), and what it may state
+    (replaced_only: facts only as the value a later change names as replaced)."""
     topic = topic_of(sentence)
     found = (_extract_clause(clause, speaker, topic) for clause in clauses(sentence))
     return [f for f in found if f is not None]
@@ -303,7 +305,7 @@ def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = T
     found = _by_cue(text, raw, speaker, topic)
     if found is not None or not ask_model:
         return found
-    return _by_model(text, raw, speaker, topic) or _told_change(text, raw, speaker)
+    return _by_model(text, raw, speaker, topic) or _told_change(text, raw, speaker) or _maybe(text, raw, speaker, topic)
 
 
 def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
@@ -408,6 +410,23 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
         return None
     confidence = LEARNED_CONFIDENCE - (0.1 if HEDGE.search(text) else 0.0)
     return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
+
+
+def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
+    """A statement the learned model leans to but is not sure enough of ("logs go to papertrail": no name, no
+    number), or that states no standing state it knows: kept as replaced-only, a fact only once a later change
+    names its value as replaced ("we moved logging off papertrail"). The gates apply as to any statement."""
+    if is_assistant(speaker) or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text):
+        return None
+    seen = learned.opinion(text, False)
+    if seen.probability < LEARNED_FLOOR or rejection(text, raw, seen.category, change_of(text)) is not None:
+        return None
+    if _NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text):
+        return None
+    key = _model_key(" ".join(_LASTING.sub(" ", text).split()), topic) or subject_key(text, generic=True)
+    if not key:
+        return None
+    return Extracted(seen.category, key, _fact_text(speaker, text), LEARNED_CONFIDENCE, "maybe", replaced_only=True)
 
 
 # "as of yesterday", "since today": when a change took effect, not a moment that passes
@@ -767,6 +786,7 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
                     day,
                     (chunk.id,),
                     extracted.change_only,
+                    extracted.replaced_only,
                 )
             elif chunk.id not in previous.sources:  # said twice the same day: one candidate, both sources
                 found[key] = replace(previous, sources=(*previous.sources, chunk.id))

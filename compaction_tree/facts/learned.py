@@ -70,6 +70,7 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+@lru_cache(maxsize=4096)  # asked twice of a sentence the model is unsure of (extract: learned, then replaced-only)
 def opinion(text: str, assistant: bool) -> Opinion:
     heads = _weights()
     seen = features(text, assistant)

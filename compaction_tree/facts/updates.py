@@ -24,6 +24,11 @@ A statement a cue took is anchored the same way when it tells a change under a k
 before and names no value it replaces, if its key holds nothing but the known statement's words,
 its new values and sides ("Ines is tech lead from this sprint on", keyed "ines"), and is not whose
 it is ("Remy's best friend is Finn now").
+
+A statement the extractor was too unsure of to call a fact ("logs go to papertrail": no name, no number) is
+kept as replaced-only (`FactCandidate.replaced_only`): it becomes the subject's earlier value when a later
+change names its value as replaced ("we moved logging off papertrail and onto grafana loki") and no statement
+kept says that value; the rest are left out (`_vouched`).
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ TOLD_CHANGE = re.compile(
     r"since (?=the|our|last|this|we|v?\d|(?-i:[A-Z]))|"  # "since Tuesday", not "since it didn't go through"
     r"new|finally|instead|(?:go|goes|went) (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|takes over|"
     r"upped|(?:up|down) to|joined|started (?:at|with)|"
-    r"(?:switch|push|extend|tighten|relax|shift|bump|swap|lower|transition|port|hand|mov|migrat|chang|upgrad|"
+    r"swapped|(?:switch|push|extend|tighten|relax|shift|bump|swap|lower|transition|port|hand|mov|migrat|chang|upgrad|"
     r"downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot|reassign|renam|reschedul|renegotiat|"
     r"reconfigur)e?d)\b",  # an arrow is as often a flow ("dump of prod → the new cluster") as a change
     re.IGNORECASE,
@@ -213,12 +218,35 @@ def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
 
 def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]:
     """The candidates in their order, each with whether it was keyed to the known subject it changes: every
-    change-only one (left out when it changes nothing known), and a statement a cue took that tells a change
-    under a key nobody used before ("Ines is tech lead from this sprint on", keyed "ines" by its value)."""
+    change-only one (left out when it changes nothing known), a statement a cue took that tells a change
+    under a key nobody used before ("Ines is tech lead from this sprint on", keyed "ines" by its value), and a
+    replaced-only one a later change names as replaced (`_vouched`; the others are left out). A vouched one is
+    placed where it was said, after the statements before it."""
     by_word: dict[str, list[tuple[int, FactCandidate]]] = defaultdict(list)
+    maybe: dict[str, list[FactCandidate]] = defaultdict(list)  # word -> replaced-only statements saying it
+    said: dict[str, set[int]] = defaultdict(set)  # word -> the statements kept that say it
     keys: set[str] = set()
     out: list[tuple[FactCandidate, bool]] = []
+
+    def keep(c: FactCandidate, anchored: bool) -> None:
+        out.append((c, anchored))
+        keys.add(c.subject)
+        # the next change of the subject is told against this statement, found by a word of its thing or a name
+        for word in _thing(c.subject) | {w for n in _named(c.fact) for w in name_parts(n)}:
+            by_word[word].append((len(out), c))
+        for word in analyse(c.fact).words:
+            said[word].add(len(out))
+
     for c in ordered:
+        if c.replaced_only:
+            for word in analyse(c.fact).words:
+                maybe[word].append(c)
+            continue
+        vouched = _vouched(c, maybe, said)
+        if vouched is not None:
+            keep(replace(vouched, category=c.category, subject=c.subject, replaced_only=False), False)
+            keep(c, True)
+            continue
         target = None
         if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
             target = _target(c, by_word)
@@ -226,12 +254,30 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
                 continue  # changes nothing known, or two subjects as well as each other
         if target is not None and target.subject != c.subject:
             c = replace(c, category=target.category, subject=target.subject)
-        out.append((c, target is not None))
-        keys.add(c.subject)
-        # the next change of the subject is told against this statement, found by a word of its thing or a name
-        for word in _thing(c.subject) | {w for n in _named(c.fact) for w in name_parts(n)}:
-            by_word[word].append((len(out), c))
+        keep(c, target is not None)
     return out
+
+
+def _vouched(
+    change: FactCandidate, maybe: dict[str, list[FactCandidate]], said: dict[str, set[int]]
+) -> FactCandidate | None:
+    """The replaced-only statement a change names the value of as replaced ("we moved logging off papertrail"
+    after "logs go to papertrail"), when no statement kept says that value: the latest said before the change,
+    about what the change is about if one is ("access tokens 10 minutes instead of 15" after "15 min access
+    tokens"), or else saying a value no number or common word is ("black")."""
+    told = analyse(change.fact)
+    old = told.old
+    if not old or set.intersection(*(said.get(w, set()) for w in old)):
+        return None  # names no value as replaced, or one a kept statement says: consolidation links the two
+    saying = [m for m in maybe.get(min(old), ()) if old <= analyse(m.fact).words and m.valid_from < change.valid_from]
+    # what the change is about: its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
+    named = {stem(p) for p in key_parts(change.subject) - KNOWN_ASPECTS if is_specific(p) and not TOLD_CHANGE.match(p)}
+    named -= old
+    about = [m for m in saying if named & analyse(m.fact).words]
+    # else a statement saying a value no number or common word is, if the change names nothing but values
+    anything = any(is_specific(w) for w in old) and not named - told.new
+    chosen = about or (saying if anything else [])
+    return chosen[-1] if chosen else None  # in the order said: the last is the latest
 
 
 def _target(change: FactCandidate, by_word: dict[str, list[tuple[int, FactCandidate]]]) -> FactCandidate | None:

@@ -124,13 +124,20 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool) -> dict[str, float
     for n, (speaker, old, new, _, _) in enumerate(CHANGES):
         for sentence, day, tag in ((old, f"2026-01-{n % 28 + 1:02d}", "o"), (new, f"2026-03-{n % 28 + 1:02d}", "n")):
             got = next(iter(extract_statements(sentence, speaker)), None)  # a change told in passing too
-            if got is not None:
+            if got is not None:  # and a statement that is a fact only as what a later change replaces
                 candidates.setdefault(n, []).append(
                     FactCandidate(
-                        got.category, got.subject, got.fact, got.confidence, day, (f"{tag}{n}",), got.change_only
+                        got.category,
+                        got.subject,
+                        got.fact,
+                        got.confidence,
+                        day,
+                        (f"{tag}{n}",),
+                        got.change_only,
+                        got.replaced_only,
                     )
                 )
-    extracted = sum(len(found) for found in candidates.values())
+    extracted = sum(not c.replaced_only for found in candidates.values() for c in found)
     facts = consolidate([c for found in candidates.values() for c in found]).facts
     handled = alone = 0
     for n, (_, old, new, old_value, new_value) in enumerate(CHANGES):
