@@ -664,6 +664,10 @@ def test_a_change_of_another_thing_from_the_same_value_keeps_a_sides_value() -> 
         ("I'm taking guitar lessons on Wednesdays", None, None),
         # a value that is a path
         ("the healthcheck path is /status", None, "healthcheck_path"),
+        # told in passing after a request, which is no fact itself
+        ("can you update the runbook, the job queue is RabbitMQ btw", None, None),
+        ("can you write a quick script to purge old rows, reporting db is MySQL 8 btw", None, "reporting_datastore"),
+        ("help me plan meals this week, remember I'm vegetarian", "preference", "diet"),
     ],
 )
 def test_what_people_say_in_their_own_words_is_found(sentence: str, category: str | None, subject: str | None) -> None:
@@ -680,6 +684,8 @@ def test_what_people_say_in_their_own_words_is_found(sentence: str, category: st
         "I'm doing great today",
         "I'm learning so much from you",  # chat, named or counted by nothing
         "Rome wasn't built in a day so keep pushing on.",  # a name at the start of what is told of the past
+        "can you check the build, it has been flaky all day",  # what a request tells in passing, of the moment
+        "could you summarise this, I am in a rush",
     ],
 )
 def test_a_passing_pursuit_or_a_saying_is_no_fact(sentence: str) -> None:

@@ -67,7 +67,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-6"
+EXTRACTOR_VERSION = "cues-7"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -267,8 +267,23 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
     changes it tells in passing (change_only: facts only as the change of a known subject), and what it may state
     (replaced_only: facts only as the value a later change names as replaced)."""
     topic = topic_of(sentence)
-    found = (_extract_clause(clause, speaker, topic) for clause in clauses(sentence))
+    found = (_extract_clause(clause, speaker, topic) or _aside(clause, speaker, topic) for clause in clauses(sentence))
     return [f for f in found if f is not None]
+
+
+# a request to the assistant ("can you update the runbook", "help me plan meals this week"), which is no fact,
+# and what it tells in passing after a comma ("the job queue is RabbitMQ btw", "remember I'm vegetarian")
+_REQUEST_ASIDE = re.compile(
+    r"^(?:(?:can|could|would|will) you|pls|please|help me|draft|write|make|find|update|add|fix|check)\b[^,;?]*,\s+"
+    r"(?:(?:and\s+)?(?:remember|btw|fyi|fwiw|note)[,:]?\s+)?(?P<aside>[^,;?]+?)[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def _aside(clause: str, speaker: str, topic: str) -> Extracted | None:
+    """What a request tells in passing after it, when the request states nothing itself."""
+    told = _REQUEST_ASIDE.match(clause)
+    return _extract_clause(told.group("aside"), speaker, topic) if told else None
 
 
 def _with_value_aspect(key: str, value: str, text: str = "") -> str:

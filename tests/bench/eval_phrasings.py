@@ -8,7 +8,8 @@ more tuning material, leaning on how people report changes and on look-alikes th
 words), "dev3" (tests/bench/fact_phrasings_dev3.py, everyday conversation between people: mostly
 the chatter that is no fact, with names and numbers in it, and personal facts told in passing),
 "dev4" and "dev5" (a coding session; lives, households and small businesses), "dev6" (changes
-above all, told as people tell them), and "holdout" to "holdout5" (tests/bench/fact_phrasings_holdout*.py,
+above all, told as people tell them), "dev7" (changes of what a user tells an agent over weeks, the old
+value said in many wordings), and "holdout" to "holdout5" (tests/bench/fact_phrasings_holdout*.py,
 blind checks written by someone who never read the extractor: before the facts2 round, after the
 learned model's first round, after its second, during the round of changes told in passing, and
 before the round tuned on dev6; measure, never tune on them).
@@ -29,7 +30,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev6, holdout..holdout5) [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev7, holdout..holdout5) [-v]
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ import fact_phrasings_dev3
 import fact_phrasings_dev4
 import fact_phrasings_dev5
 import fact_phrasings_dev6
+import fact_phrasings_dev7
 import fact_phrasings_holdout
 import fact_phrasings_holdout2
 import fact_phrasings_holdout3
@@ -66,6 +68,7 @@ SETS = {
     "dev4": fact_phrasings_dev4,
     "dev5": fact_phrasings_dev5,
     "dev6": fact_phrasings_dev6,
+    "dev7": fact_phrasings_dev7,
     "holdout": fact_phrasings_holdout,
     "holdout2": fact_phrasings_holdout2,
     "holdout3": fact_phrasings_holdout3,
