@@ -73,6 +73,10 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
         ("the card reader is SumUp", "we replaced SumUp with a Square reader"),
         # part of the thing's name, a measure in the same unit, and a change said in so many words
         ("max upload size is 10MB", "uploads can go up to 50MB now for the video customers"),
+        # keyed by its new value, a change names the old one as replaced
+        ("Halvard runs the data science guild", "Halvard stepped down, Priyanka runs the guild now"),
+        ("we review designs in Figma", "Figma is out for design reviews, Penpot is in"),
+        ("our API gateway runs on Kong", "we ripped out Kong, the gateway is Envoy now"),
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
