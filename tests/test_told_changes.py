@@ -77,6 +77,7 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
         ("Halvard runs the data science guild", "Halvard stepped down, Priyanka runs the guild now"),
         ("we review designs in Figma", "Figma is out for design reviews, Penpot is in"),
         ("our API gateway runs on Kong", "we ripped out Kong, the gateway is Envoy now"),
+        ("I'm doing keto", "off keto, I'm just counting calories now"),  # "off X, I'm ..." names X as replaced
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
@@ -239,6 +240,8 @@ def test_a_statement_too_unsure_to_be_a_fact_is_kept_as_replaced_only() -> None:
         ("we lint with flake8 and format with black", "flake8 and black are gone, it's all Ruff"),  # told in passing
         # a number is said of too many things: the statement must be about what the change is about
         ("15 min access tokens, 30 days refresh", "token lifetime decision: access tokens 10 minutes instead of 15"),
+        # a standing state with a value in it, though the learned model does not lean to it
+        ("the cron for invoice emails fires at 02:00 UTC", "moved the invoice cron off 02:00 UTC, it's 05:30 UTC now"),
     ],
 )
 def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_history(old: str, new: str) -> None:
@@ -274,6 +277,11 @@ def test_only_the_latest_statement_saying_the_value_is_history_and_only_when_non
         ("15 min access tokens, 30 days refresh", "the standup is 10 minutes instead of 15"),  # a number, elsewhere
         ("logs go to papertrail", "we moved the alerts off papertrail and onto pagerduty"),  # another thing named
         ("logs go to papertrail", "we moved the status page off statuspage.io onto instatus"),  # another value
+        # a change about a thing it names (Ledger-api) makes history only of a statement naming it too (dev corpus)
+        (
+            "Webhook-relay listens on port 4617 in staging, not the default.",
+            "Ledger-api listens on port 7071 in staging, not the default.",
+        ),
     ],
 )
 def test_a_change_naming_another_value_or_thing_leaves_the_unsure_statement_out(old: str, new: str) -> None:

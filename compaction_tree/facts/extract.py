@@ -429,12 +429,16 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
 
 def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """A statement the learned model leans to but is not sure enough of ("logs go to papertrail": no name, no
-    number), or that states no standing state it knows: kept as replaced-only, a fact only once a later change
-    names its value as replaced ("we moved logging off papertrail"). The gates apply as to any statement."""
+    number), or a standing state with a name or a number in it that it does not lean to ("the cron for invoice
+    emails fires at 02:00 UTC"): kept as replaced-only, a fact only once a later change names its value as
+    replaced ("we moved logging off papertrail"). The gates apply as to any statement."""
     if is_assistant(speaker) or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text):
         return None
     seen = learned.opinion(text, False)
-    if seen.probability < LEARNED_FLOOR or rejection(text, raw, seen.category, change_of(text)) is not None:
+    # the model leans to it, or it states a standing state with a name or a number in it ("payday is the 25th")
+    if seen.probability < LEARNED_FLOOR and not (standing_state(text) and _names_or_counts(text)):
+        return None
+    if rejection(text, raw, seen.category, change_of(text)) is not None:
         return None
     if _NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text):
         return None

@@ -50,7 +50,7 @@ _CHANGE_FORMS = (
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     # "moved logging off papertrail and onto loki", not "my day off moved to Mondays"
     r"\boff\s+(?!" + CHANGE_VERB + r"\b)(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
-    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|(?:he|she|they)['’](?:s|re)|"
+    r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|i'?m|(?:he|she|they)['’](?:s|re)|"
     r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
     r"\b(?:dropping|ditching|dropped|ditched|ripped out|got rid of|forget|forget about|scrap|scrapped|scratch|"
     r"abandon(?:ed|ing)?|"

@@ -270,7 +270,12 @@ def _vouched(
     if not old or set.intersection(*(said.get(w, set()) for w in old)):
         return None  # names no value as replaced, or one a kept statement says: consolidation links the two
     saying = [m for m in maybe.get(min(old), ()) if old <= analyse(m.fact).words and m.valid_from < change.valid_from]
-    # what the change is about: its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
+    # what the change is about: a thing its key names by name ("ledger_api_port": Ledger-api), which the statement
+    # must name too; else its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
+    key = name_parts(change.subject)
+    things = [name_parts(n) for n in told.names if name_parts(n) <= key and not name_parts(n) <= old | told.new]
+    if things:
+        return next((m for m in reversed(saying) if any(t <= analyse(m.fact).words for t in things)), None)
     named = {stem(p) for p in key_parts(change.subject) - KNOWN_ASPECTS if is_specific(p) and not TOLD_CHANGE.match(p)}
     named -= old
     about = [m for m in saying if named & analyse(m.fact).words]
