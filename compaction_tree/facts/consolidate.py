@@ -231,13 +231,6 @@ def _named_after_old(a: _Claim, b: _Claim) -> bool:
     return b.info.old <= key and any(is_specific(w) for w in b.info.old) and not _sides(a.key)
 
 
-def _keyed_by_new_value(claim: _Claim) -> bool:
-    """The statement's key names nothing but the new value it tells ("priyanka" for "Halvard stepped down,
-    Priyanka runs the guild now"): no thing it is about, which might be another than a known statement's."""
-    names = claim.subject_names()
-    return bool(names and claim.info.new) and all(name_parts(n) <= claim.info.new for n in names)
-
-
 def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
     """b names as replaced all that a says beyond its key ("our test runner is mocha", then "ported the whole
     suite from mocha to vitest"). When a's key is a side of a thing, b's key must name no other specific thing (not
@@ -245,6 +238,8 @@ def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
     value = a.info.terms - a.key_stems()
     if not (b.info.old and value and value <= b.info.old):
         return False
+    if any(is_specific(w) for w in b.info.old - a.info.words):
+        return False  # "we got rid of the flaky Kong tests" replaces more than Kong: another thing
     thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
     return not _sides(a.key) or thing_b <= a.info.words | b.info.old
 
@@ -363,8 +358,6 @@ class Consolidator:
             return 4  # the key names the slot; names elsewhere may be values ("Priya owns billing")
         if a.key == b.key and (a.told or b.told):
             return 4  # a told change was keyed to the subject it changes
-        if _keyed_by_new_value(b) and names_old(a.info, b.info):
-            return 3  # "Jira is out, Linear is in", keyed by Linear, after "we use Jira for tickets"
         if about_different_things(a, b):
             return 0
         if _other_things(a, b, named=True):

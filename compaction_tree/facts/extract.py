@@ -41,6 +41,7 @@ from .gates import (
     HABIT,
     HEDGE,
     ONE_OFF,
+    RECURRING,
     ROUTINE,
     STATIVE,
     clean_sentence,
@@ -267,15 +268,25 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
     changes it tells in passing (change_only: facts only as the change of a known subject), and what it may state
     (replaced_only: facts only as the value a later change names as replaced)."""
     topic = topic_of(sentence)
-    found = (_extract_clause(clause, speaker, topic) or _aside(clause, speaker, topic) for clause in clauses(sentence))
+    found = (_from_clause(clause, speaker, topic) for clause in clauses(sentence))
     return [f for f in found if f is not None]
 
 
+def _from_clause(clause: str, speaker: str, topic: str) -> Extracted | None:
+    """A clause's statement; for a request that states nothing sure itself, what it tells in passing."""
+    found = _extract_clause(clause, speaker, topic)
+    if found is not None and not found.replaced_only:
+        return found
+    return _aside(clause, speaker, topic) or found
+
+
 # a request to the assistant ("can you update the runbook", "help me plan meals this week"), which is no fact,
-# and what it tells in passing after a comma ("the job queue is RabbitMQ btw", "remember I'm vegetarian")
+# and what it tells in passing after a comma, said to be in passing ("the job queue is RabbitMQ btw", "remember
+# I'm vegetarian"; not "her name is Mochi", "the deadline is Friday": what the task needs)
 _REQUEST_ASIDE = re.compile(
     r"^(?:(?:can|could|would|will) you|pls|please|help me|draft|write|make|find|update|add|fix|check)\b[^,;?]*,\s+"
-    r"(?:(?:and\s+)?(?:remember|btw|fyi|fwiw|note)[,:]?\s+)?(?P<aside>[^,;?]+?)[.!]?$",
+    r"(?:(?:and\s+)?(?:remember|btw|fyi|fwiw|note)[,:]?\s+(?P<marked>[^,;?]+?)|(?P<aside>[^,;?]+?)\s+(?:btw|fyi))"
+    r"[.!]?$",
     re.IGNORECASE,
 )
 
@@ -283,7 +294,7 @@ _REQUEST_ASIDE = re.compile(
 def _aside(clause: str, speaker: str, topic: str) -> Extracted | None:
     """What a request tells in passing after it, when the request states nothing itself."""
     told = _REQUEST_ASIDE.match(clause)
-    return _extract_clause(told.group("aside"), speaker, topic) if told else None
+    return _extract_clause(told.group("marked") or told.group("aside"), speaker, topic) if told else None
 
 
 def _with_value_aspect(key: str, value: str, text: str = "") -> str:
@@ -431,7 +442,8 @@ def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """A statement the learned model leans to but is not sure enough of ("logs go to papertrail": no name, no
     number), or a standing state with a name or a number in it that it does not lean to ("the cron for invoice
     emails fires at 02:00 UTC"): kept as replaced-only, a fact only once a later change names its value as
-    replaced ("we moved logging off papertrail"). The gates apply as to any statement."""
+    replaced ("we moved logging off papertrail"). What disqualifies any statement (a question, a moment, what
+    is only planned...) disqualifies it too."""
     if is_assistant(speaker) or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text):
         return None
     seen = learned.opinion(text, False)
@@ -531,24 +543,25 @@ _HELD = re.compile(
 )
 
 
-_TOLD_OF_THE_PAST = re.compile(r"\s+(?:was|were|wasn['’]t|weren['’]t|did|didn['’]t|had|would|will|could)\b", re.I)
+# someone named first and what they are or do ("Leo is studying chemistry", "Anouk teaches maths"; not "Mom is in
+# the hospital", "Tuesday works for me")
+_NAMED_FIRST = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)\s+(?:is\s+(?:a|an|our|my|the|studying|learning|training)|works|teaches|studies|leads|"
+    r"lives|coaches|manages)\b"
+)
 
 
 def _names_or_counts(text: str) -> bool:
-    """The statement names or counts something: a name ("Leo is studying chemistry", whose first word is no
-    English one), a number, a path ("/healthz"), a day or a cadence ("every Friday", "runs hourly")."""
-    first = WORD.match(text)
-    if (
-        first
-        and first.group()[0].isupper()
-        and first.group().isalpha()
-        and not is_generic(first.group().lower())
-        and not _TOLD_OF_THE_PAST.match(text, first.end())  # "Rome wasn't built in a day"
-    ):
-        return True
+    """The statement names or counts something: a name ("Leo is studying chemistry"), a number, a path
+    ("/healthz"), a day or a cadence ("every Friday", "runs hourly"; not "Tuesday works for me")."""
     if _named_things(text) or re.search(r"\d|(?<![\w/])/\w", text) or _held_by_name(text):
         return True
-    return bool({word_form(t) for t in WORD.findall(text)} & (VALUE_WORDS - NUMBER_WORDS))
+    first = _NAMED_FIRST.match(text)
+    if first and not is_generic(first.group("name").lower()) and first.group("name").lower() not in CALENDAR:
+        return True
+    # a day, a month or a cadence past the first word ("reviews in the afternoons"; not "Tuesday works for me")
+    later = {word_form(t) for t in WORD.findall(text)[1:]}
+    return bool(RECURRING.search(text) or later & (VALUE_WORDS - NUMBER_WORDS))
 
 
 def _held_by_name(text: str) -> re.Match[str] | None:

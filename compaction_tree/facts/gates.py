@@ -192,6 +192,17 @@ HABIT = re.compile(
 )
 
 
+# what recurs, as a habit does, unlike a time of day that may be a one-off ("at 3", "by noon")
+RECURRING = re.compile(
+    r"\b(?:(?:every|each)\s+(?:other\s+|\w+\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday|month|"
+    r"quarter|year|sprint|hour|minute|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
+    r"daily|nightly|weekly|fortnightly|monthly|yearly|hourly|"
+    r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)|"
+    r"(?:once|twice|\w+ times) a (?:day|week|month|year))\b",
+    re.IGNORECASE,
+)
+
+
 # the verbs of a routine or a setting ("the api listens on 8080", "I bank with Monzo", "we buy flour from ..."):
 # standing when nothing passing is said with them, though their subjects are keyed after a habit's (extract)
 ROUTINE = re.compile(
@@ -210,13 +221,19 @@ def standing_state(text: str) -> bool:
     stated = STATIVE.search(text) or HABIT.search(text) or ROUTINE.search(text)
     if not stated or CHATTER.search(text):
         return False
-    lasting = _LASTING_PURSUIT if HABIT.search(text) is None else _PURSUIT  # "taking guitar lessons on Wednesdays"
+    # a pursuit read as what one keeps doing: "Leo keeps studying chemistry" says nothing is passing
+    lasting = _PURSUIT if RECURRING.search(text) else _LASTING_PURSUIT  # "taking guitar lessons on Wednesdays"
     return not PASSING.search(lasting.sub(" keeps ", text))
 
 
 def _progressive_of(verbs: str) -> re.Pattern[str]:
-    """ "is", "are", "am" or their contraction before one of the verbs in -ing."""
-    return re.compile(rf"(?:(?<=\w)['’](?:s|m|re)|\b(?:is|are|am))\s+(?=(?:{verbs})\b)", re.IGNORECASE)
+    """ "is", "are", "am" or their contraction before one of the verbs in -ing, of a field or a pursuit, not of
+    one thing ("studying chemistry", not "studying the incident report")."""
+    return re.compile(
+        rf"(?:(?<=\w)['’](?:s|m|re)|\b(?:is|are|am))\s+(?=(?:{verbs})\s+(?!(?:the|this|that|these|those|our|your|"
+        r"their|his|her|its|it)\b))",
+        re.IGNORECASE,
+    )
 
 
 # what is under way for months, not for a moment: "Leo is studying chemistry", "I'm learning German"; taken up

@@ -339,7 +339,9 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
     reversals = active_reversals(read_overrides(vault))
     label, warning = "custom" if similarity else "lexical", None
     if similarity is None:
-        similarity, label, warning = similarity_for(vault, [plain_text(c.fact) for c in candidates])
+        # a replaced-only candidate meets its change by key, if ever: not worth an embedding
+        texts = [plain_text(c.fact) for c in candidates if not c.replaced_only]
+        similarity, label, warning = similarity_for(vault, texts)
     outcome = consolidate(candidates, reversals, similarity)
     changed: list[str] = []
     for category in CATEGORIES:

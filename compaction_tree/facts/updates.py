@@ -10,15 +10,13 @@ nothing known for sure (two subjects fit equally well).
 
 A subject fits a told change when:
 - every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
-  one of them specific (not "use", not "api"), or a specific one of them with a new measure in a unit the
-  latest statement holds and a change said in so many words ("uploads can go up to 50MB now" after "max upload
-  size is 10MB");
+  one of them specific (not "use", not "api");
 - the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...);
 - it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
   "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
   subject holds (for a key with a side, with a change said in so many words: "now", "moved").
 Among several, the one whose value is of the same kind wins ("02:30" and "01:00"), then the one
-named whole, then by more words; two that fit equally leave the change unanchored.
+named by more words; two that fit equally leave the change unanchored.
 
 A statement a cue took is anchored the same way when it tells a change under a key nobody used
 before and names no value it replaces, if its key holds nothing but the known statement's words,
@@ -40,6 +38,7 @@ from dataclasses import replace
 
 from ..summary import FactCandidate
 from ..text import WORD, stem, word_form
+from .gates import HABIT, ROUTINE, STATIVE
 from .statement import (
     ASPECT_OF,
     CADENCE,
@@ -51,7 +50,6 @@ from .statement import (
     key_parts,
     name_parts,
     plain_text,
-    shape_of,
     shapes_of,
 )
 
@@ -128,22 +126,13 @@ def _named(statement: str) -> frozenset[str]:
     return info.names | {e for e in info.entities if not e.isalpha()}
 
 
-def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int, int] | None:
+def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
     """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
-    all of the thing named, words naming it), or None when it does not fit. own_key: the key a cue gave the told
+    words naming it), or None when it does not fit. own_key: the key a cue gave the told
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    whole = bool(thing) and thing <= told_info.words
-    # part of the thing, a measure of the same unit, and a change in so many words: "uploads can go up to 50MB now"
-    # after "max upload size is 10MB"
-    partial = (
-        not whole
-        and any(is_specific(w) for w in thing & told_info.words)
-        and _new_measure(latest, told)
-        and bool(TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told)))
-    )
-    if not (whole or partial or (not own_key and _ended_name(latest, told))):
+    if not ((thing and thing <= told_info.words) or (not own_key and _ended_name(latest, told))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -171,36 +160,7 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
     ):
         return None
-    return (int(same_kind), int(whole), len(thing & told_info.words))
-
-
-# a length of time: "30 seconds", "24h", "a week"
-_DURATION = re.compile(
-    r"\b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty)"
-    r"\s*(?P<unit>ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b",
-    re.IGNORECASE,
-)
-_ONE = {"a": "1", "an": "1", "one": "1"}
-_MEASURED = frozenset({"clock", "money", "percent", "size"})
-
-
-def _new_measure(latest: str, told: str) -> bool:
-    """The told statement gives a measure in a unit the latest one holds, in another amount."""
-    known = _measures(latest)
-    units = {unit for unit, _ in known}
-    return any(unit in units for unit, _ in _measures(told) - known)
-
-
-def _measures(text: str) -> frozenset[tuple[str, str]]:
-    """The measures a statement holds, each as (unit, amount): a clock time, money, a percentage, a size, a
-    duration ("24h" and "24 hours" are one)."""
-    info = analyse(text)
-    found = {(shape, term) for term in info.words if (shape := shape_of(term)) in _MEASURED}
-    for m in _DURATION.finditer(text):
-        unit = m.group("unit").lower()
-        unit = "ms" if unit == "ms" else unit[:3] if unit[:3] in ("min", "mon") else unit[0]
-        found.add((f"duration:{unit}", _ONE.get(m.group("n").lower(), m.group("n").lower())))
-    return frozenset(found)
+    return (int(same_kind), len(thing))
 
 
 def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
@@ -217,11 +177,11 @@ def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
 
 
 def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]:
-    """The candidates in their order, each with whether it was keyed to the known subject it changes: every
-    change-only one (left out when it changes nothing known), a statement a cue took that tells a change
-    under a key nobody used before ("Ines is tech lead from this sprint on", keyed "ines" by its value), and a
-    replaced-only one a later change names as replaced (`_vouched`; the others are left out). A vouched one is
-    placed where it was said, after the statements before it."""
+    """The candidates kept, each with whether it was keyed to the known subject it changes: every change-only
+    one (left out when it changes nothing known), a statement a cue took that tells a change under a key nobody
+    used before ("Ines is tech lead from this sprint on", keyed "ines" by its value), and a replaced-only one a
+    later change names as replaced (`_vouched`; the others are left out). In their order, but for a vouched one,
+    which comes just before the change that vouched for it: the caller puts it back where it was said."""
     by_word: dict[str, list[tuple[int, FactCandidate]]] = defaultdict(list)
     maybe: dict[str, list[FactCandidate]] = defaultdict(list)  # word -> replaced-only statements saying it
     said: dict[str, set[int]] = defaultdict(set)  # word -> the statements kept that say it
@@ -242,20 +202,27 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
             for word in analyse(c.fact).words:
                 maybe[word].append(c)
             continue
-        vouched = _vouched(c, maybe, said)
-        if vouched is not None:
-            keep(replace(vouched, category=c.category, subject=c.subject, replaced_only=False), False)
-            keep(c, True)
-            continue
         target = None
         if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
             target = _target(c, by_word)
-            if target is None and c.change_only:
-                continue  # changes nothing known, or two subjects as well as each other
+        vouched = _vouched(c, maybe, said) if target is None else None
+        if vouched is not None:
+            # one subject for both: the change's, or for a change told in passing (keyed by its words alone) the
+            # statement's
+            subject, category = (vouched.subject, vouched.category) if c.change_only else (c.subject, c.category)
+            keep(replace(vouched, category=category, subject=subject, replaced_only=False), False)
+            keep(replace(c, category=category, subject=subject), True)
+            continue
+        if target is None and c.change_only:
+            continue  # changes nothing known, or two subjects as well as each other
         if target is not None and target.subject != c.subject:
             c = replace(c, category=target.category, subject=target.subject)
         keep(c, target is not None)
     return out
+
+
+_SPEAKER = re.compile(r"^([\w.-]{1,40}): ")  # the label a statement about its speaker carries ("Jon: I ...")
+_PRONOUN_FIRST = re.compile(r"^(?:[\w.-]{1,40}: )?(?:i|we|they|you|my|our|their|your)\b", re.IGNORECASE)
 
 
 def _vouched(
@@ -263,13 +230,23 @@ def _vouched(
 ) -> FactCandidate | None:
     """The replaced-only statement a change names the value of as replaced ("we moved logging off papertrail"
     after "logs go to papertrail"), when no statement kept says that value: the latest said before the change,
-    about what the change is about if one is ("access tokens 10 minutes instead of 15" after "15 min access
-    tokens"), or else saying a value no number or common word is ("black")."""
+    by the same speaker, holding the value as its value (not "Kubernetes is a pain to debug"), about what the
+    change is about if one is ("access tokens 10 minutes instead of 15" after "15 min access tokens"), or else
+    saying a value no number or common word is ("black")."""
     told = analyse(change.fact)
     old = told.old
     if not old or set.intersection(*(said.get(w, set()) for w in old)):
         return None  # names no value as replaced, or one a kept statement says: consolidation links the two
-    saying = [m for m in maybe.get(min(old), ()) if old <= analyse(m.fact).words and m.valid_from < change.valid_from]
+    rarest = min(old, key=lambda w: (len(maybe.get(w, ())), w))
+    speaker = _SPEAKER.match(change.fact)
+    saying = [
+        m
+        for m in maybe.get(rarest, ())
+        if old <= analyse(m.fact).words
+        and m.valid_from < change.valid_from
+        and not (speaker and (other := _SPEAKER.match(m.fact)) and other.group(1) != speaker.group(1))
+        and _holds_as_value(m.fact, old)
+    ]
     # what the change is about: a thing its key names by name ("ledger_api_port": Ledger-api), which the statement
     # must name too; else its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
     key = name_parts(change.subject)
@@ -283,6 +260,19 @@ def _vouched(
     anything = any(is_specific(w) for w in old) and not named - told.new
     chosen = about or (saying if anything else [])
     return chosen[-1] if chosen else None  # in the order said: the last is the latest
+
+
+def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
+    """The value is what the statement says of its subject, not the subject ("we format with black", "logs go to
+    papertrail"; not "Marketing is key"): it is not said before the statement's verb, unless its subject is
+    who speaks, or it has no verb."""
+    text = plain_text(statement)
+    if _PRONOUN_FIRST.match(statement):
+        return True
+    verb = STATIVE.search(text) or ROUTINE.search(text) or HABIT.search(text)
+    if verb is None:
+        return True  # a note ("15 min access tokens, 30 days refresh"): no telling its subject from its values
+    return not {stem(word_form(t)) for t in WORD.findall(text[: verb.start()])} & value
 
 
 def _target(change: FactCandidate, by_word: dict[str, list[tuple[int, FactCandidate]]]) -> FactCandidate | None:

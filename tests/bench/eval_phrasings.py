@@ -126,8 +126,10 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool) -> dict[str, float
     candidates: dict[int, list[FactCandidate]] = {}
     for n, (speaker, old, new, _, _) in enumerate(CHANGES):
         for sentence, day, tag in ((old, f"2026-01-{n % 28 + 1:02d}", "o"), (new, f"2026-03-{n % 28 + 1:02d}", "n")):
-            got = next(iter(extract_statements(sentence, speaker)), None)  # a change told in passing too
-            if got is not None:  # and a statement that is a fact only as what a later change replaces
+            # a change told in passing too, and else a statement that is a fact only as what a later change replaces
+            found = extract_statements(sentence, speaker)
+            got = next((e for e in found if not e.replaced_only), next(iter(found), None))
+            if got is not None:
                 candidates.setdefault(n, []).append(
                     FactCandidate(
                         got.category,
