@@ -416,18 +416,14 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     """A statement no cue or frame knew the wording of, if the learned model is sure of it (learned.py).
     The gates still apply, and stricter ones (gates.standing_state); a change keys as changes do, the rest
     by the phrase before its verb (`_model_key`)."""
-    assistant = is_assistant(speaker)
-    if assistant or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text) or not standing_state(text):
+    if is_assistant(speaker) or _of_the_moment(text, raw) or not standing_state(text):
         return None
     seen = learned.opinion(text, False)
     # "Dancing is like second nature to me": about nothing named or counted, the model must be surer
-    named = _names_or_counts(text)
-    floor = LEARNED_FLOOR if named else LEARNED_FLOOR_UNNAMED
+    floor = LEARNED_FLOOR if _names_or_counts(text) else LEARNED_FLOOR_UNNAMED
+    if seen.probability < floor or _disqualified(text, raw, seen.category):
+        return None
     change = change_of(text)
-    if seen.probability < floor or rejection(text, raw, seen.category, change) is not None:
-        return None
-    if _NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text):
-        return None
     if change is not None and (change.old or change.subject):
         key = change_key(text, change, topic)
     else:
@@ -438,21 +434,33 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
 
 
+def _of_the_moment(text: str, raw: str) -> bool:
+    """What one moment holds, a reaction, or what happened ("right now", "looks fine", "we moved it"): checked
+    before the learned model is asked."""
+    return bool(ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text))
+
+
+def _disqualified(text: str, raw: str, category: str) -> bool:
+    """What no statement the model took may be: a question, a hypothetical... (`rejection`), a story, a file or a
+    work item."""
+    if rejection(text, raw, category, change_of(text)) is not None:
+        return True
+    return bool(_NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text))
+
+
 def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """A statement the learned model leans to but is not sure enough of ("logs go to papertrail": no name, no
     number), or a standing state with a name or a number in it that it does not lean to ("the cron for invoice
     emails fires at 02:00 UTC"): kept as replaced-only, a fact only once a later change names its value as
     replaced ("we moved logging off papertrail"). What disqualifies any statement (a question, a moment, what
     is only planned...) disqualifies it too."""
-    if is_assistant(speaker) or ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text):
+    if is_assistant(speaker) or _of_the_moment(text, raw):
         return None
     seen = learned.opinion(text, False)
     # the model leans to it, or it states a standing state with a name or a number in it ("payday is the 25th")
     if seen.probability < LEARNED_FLOOR and not (standing_state(text) and _names_or_counts(text)):
         return None
-    if rejection(text, raw, seen.category, change_of(text)) is not None:
-        return None
-    if _NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text):
+    if _disqualified(text, raw, seen.category):
         return None
     key = _model_key(" ".join(_LASTING.sub(" ", text).split()), topic) or subject_key(text, generic=True)
     if not key:

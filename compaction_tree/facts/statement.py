@@ -276,6 +276,7 @@ class Change:
 _LAST_PHRASE = re.compile(r"^.*\b(?:on|in|at|to|with|for|is|are|get|gets|use|uses|using|now)\s+(?=\S)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)  # asked of one sentence by the gates, then for its key
 def change_of(text: str) -> Change | None:
     for pattern in CHANGE_PATTERNS:
         match = pattern.search(text)
