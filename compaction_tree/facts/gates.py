@@ -184,10 +184,12 @@ PASSING = re.compile(
 
 # a habit: what happens on a schedule ("the nightly export starts at 02:30", "we release every other Tuesday"),
 # or where something comes from or goes through ("feature flags come from LaunchDarkly")
+_ON_WEEKDAYS = r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)"
+_TIMES_A = r"(?:once|twice|\w+ times) a (?:day|week|month|year)"
 HABIT = re.compile(
-    r"\b(?:every|each|daily|nightly|weekly|monthly|hourly|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|"
-    r"saturdays|sundays|weekdays|weekends)|at \d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|by \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
-    r"comes? from|comes? through|goes? through|(?:once|twice|\w+ times) a (?:day|week|month|year))\b",
+    r"\b(?:every|each|daily|nightly|weekly|monthly|hourly|" + _ON_WEEKDAYS + r"|"
+    r"at \d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|by \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
+    r"comes? from|comes? through|goes? through|" + _TIMES_A + r")\b",
     re.IGNORECASE,
 )
 
@@ -196,9 +198,7 @@ HABIT = re.compile(
 RECURRING = re.compile(
     r"\b(?:(?:every|each)\s+(?:other\s+|\w+\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday|month|"
     r"quarter|year|sprint|hour|minute|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
-    r"daily|nightly|weekly|fortnightly|monthly|yearly|hourly|"
-    r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)|"
-    r"(?:once|twice|\w+ times) a (?:day|week|month|year))\b",
+    r"daily|nightly|weekly|fortnightly|monthly|yearly|hourly|" + _ON_WEEKDAYS + "|" + _TIMES_A + r")\b",
     re.IGNORECASE,
 )
 

@@ -255,7 +255,7 @@ def key_parts(subject: str) -> frozenset[str]:
 
 _UNIT = r"(?:\s?(?:am|pm)\b|\s?(?:kb|mb|gb|tb)\b)?"  # "2 pm" and "512MB" are values whole: "512MB" is not "512GB"
 _VALUE = re.compile(r"\$?\d[\d,.:]*\d%?" + _UNIT + r"|\$?\d%?" + _UNIT, re.IGNORECASE)
-_SPEAKER = re.compile(r"^[\w.-]{1,40}:\s+")
+_SPEAKER = re.compile(r"^([\w.-]{1,40}):\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _JOINER = re.compile(r"[.'’_-]")
 _TECHNICAL = re.compile(r"\w[._-]\w")
@@ -295,6 +295,12 @@ def change_of(text: str) -> Change | None:
 def plain_text(fact: str) -> str:
     """A fact without the "speaker: " that quotes a first-person statement."""
     return _SPEAKER.sub("", fact, count=1)
+
+
+def speaker_of(fact: str) -> str | None:
+    """Who a first-person statement quotes ("Jon" for "Jon: I ..."), or None."""
+    said = _SPEAKER.match(fact)
+    return said.group(1) if said else None
 
 
 def _values(text: str) -> set[str]:
@@ -440,14 +446,9 @@ _SHAPES = (
 )
 
 
-def shape_of(term: str) -> str | None:
-    """The kind of value a term is written as: "version" (2.8), "clock" (8pm), "money", "percent", "size" (10mb)."""
-    return next((name for name, pattern in _SHAPES if pattern.fullmatch(term)), None)
-
-
 def shapes_of(info: Analysis) -> frozenset[str]:
     """The kinds of value a statement holds: a version, a clock time, money, a percentage, a size, a weekday..."""
-    found = {shape for term in info.words if (shape := shape_of(term))}
+    found = {name for term in info.words for name, pattern in _SHAPES if pattern.fullmatch(term)}
     if info.words & CALENDAR:
         found.add("calendar")
     if info.words & {"minut", "second", "hour"} and info.words & {"request", "call", "event", "job"}:

@@ -51,6 +51,7 @@ from .statement import (
     name_parts,
     plain_text,
     shapes_of,
+    speaker_of,
 )
 
 # what says a value is new: a time word ("now", "these days", "as of"), a verb of change in the past ("moved",
@@ -221,8 +222,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
     return out
 
 
-_SPEAKER = re.compile(r"^([\w.-]{1,40}): ")  # the label a statement about its speaker carries ("Jon: I ...")
-_PRONOUN_FIRST = re.compile(r"^(?:[\w.-]{1,40}: )?(?:i|we|they|you|my|our|their|your)\b", re.IGNORECASE)
+_PRONOUN_FIRST = re.compile(r"^(?:i|we|they|you|my|our|their|your)\b", re.IGNORECASE)
 
 
 def _vouched(
@@ -238,13 +238,13 @@ def _vouched(
     if not old or set.intersection(*(said.get(w, set()) for w in old)):
         return None  # names no value as replaced, or one a kept statement says: consolidation links the two
     rarest = min(old, key=lambda w: (len(maybe.get(w, ())), w))
-    speaker = _SPEAKER.match(change.fact)
+    speaker = speaker_of(change.fact)
     saying = [
         m
         for m in maybe.get(rarest, ())
         if old <= analyse(m.fact).words
         and m.valid_from < change.valid_from
-        and not (speaker and (other := _SPEAKER.match(m.fact)) and other.group(1) != speaker.group(1))
+        and (speaker is None or speaker_of(m.fact) in (speaker, None))  # a statement of its own speaker, if quoted
         and _holds_as_value(m.fact, old)
     ]
     # what the change is about: a thing its key names by name ("ledger_api_port": Ledger-api), which the statement
@@ -267,7 +267,7 @@ def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
     papertrail"; not "Marketing is key"): it is not said before the statement's verb, unless its subject is
     who speaks, or it has no verb."""
     text = plain_text(statement)
-    if _PRONOUN_FIRST.match(statement):
+    if _PRONOUN_FIRST.match(text):
         return True
     verb = STATIVE.search(text) or ROUTINE.search(text) or HABIT.search(text)
     if verb is None:
