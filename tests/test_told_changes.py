@@ -324,9 +324,45 @@ def test_a_change_vouches_only_for_what_its_own_speaker_said() -> None:
     assert jon.replaced_only
     gina = said_by("Gina", "2026-03-02", "b", "We switched our dog from the salmon kibble to raw food.")
     assert all(f.history == () for f in consolidate([jon, gina]).facts)
+    walks = said_by("Jon", "2026-01-05", "a", "we walk the dog at 7am")  # of the same subject, by its key
+    gina_walks = said_by("Gina", "2026-03-02", "b", "we walk the dog at 6:30 now")
+    assert all(f.history == () for f in consolidate([walks, gina_walks]).facts)
     jon_later = said_by("Jon", "2026-03-02", "b", "We switched our dog from the salmon kibble to raw food.")
     (fact,) = consolidate([jon, jon_later]).facts
     assert [v.sources for v in fact.history] == [("a",)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("core hours are 10 to 4", "core hours changed to 11-3"),
+        ("error tracking is sentry", "we moved error tracking over to rollbar"),
+        ("we walk the dog at 7am", "dog walks are at 6:30 now since it gets hot"),  # the key's words in another order
+    ],
+)
+def test_a_change_of_the_very_subject_makes_the_unsure_statement_history_though_it_names_no_old_value(
+    old: str, new: str
+) -> None:
+    unsure = told("2026-01-05", "a", old)
+    assert unsure.replaced_only
+    (fact,) = consolidate([unsure, told("2026-03-02", "b", new)]).facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a value of another kind: where it meets, then when
+        ("the book club meets at Anna's place", "book club moved to the first Sunday of each month"),
+        ("book club meets the last Thursday of the month", "book club moved to Tom's flat"),
+        ("core hours are 10 to 4", "core hours are 11 to 3 on fridays"),  # no change said
+    ],
+)
+def test_a_statement_of_the_same_subject_that_tells_no_change_of_its_value_vouches_for_nothing(
+    old: str, new: str
+) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    assert [(f.current.sources, f.history) for f in outcome.facts] == [(("b",), ())]
 
 
 def test_a_change_before_the_statement_saying_its_value_does_not_make_it_history() -> None:

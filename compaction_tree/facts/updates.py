@@ -26,7 +26,8 @@ it is ("Remy's best friend is Finn now").
 A statement the extractor was too unsure of to call a fact ("logs go to papertrail": no name, no number) is
 kept as replaced-only (`FactCandidate.replaced_only`): it becomes the subject's earlier value when a later
 change names its value as replaced ("we moved logging off papertrail and onto grafana loki") and no statement
-kept says that value; the rest are left out (`_vouched`).
+kept says that value (`_vouched`), or when a later change gives its very subject, the same key, a new value of
+its kind ("core hours are 10 to 4", then "core hours changed to 11-3"; `_same_key`); the rest are left out.
 """
 
 from __future__ import annotations
@@ -185,6 +186,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
     which comes just before the change that vouched for it: the caller puts it back where it was said."""
     by_word: dict[str, list[tuple[int, FactCandidate]]] = defaultdict(list)
     maybe: dict[str, list[FactCandidate]] = defaultdict(list)  # word -> replaced-only statements saying it
+    maybe_keyed: dict[str, list[FactCandidate]] = defaultdict(list)  # subject -> replaced-only statements of it
     said: dict[str, set[int]] = defaultdict(set)  # word -> the statements kept that say it
     keys: set[str] = set()
     out: list[tuple[FactCandidate, bool]] = []
@@ -202,11 +204,14 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
         if c.replaced_only:
             for word in analyse(c.fact).words:
                 maybe[word].append(c)
+            maybe_keyed[_key_of(c.subject)].append(c)
             continue
         target = None
         if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
             target = _target(c, by_word)
-        vouched = _vouched(c, maybe, said) if target is None else None
+        vouched = None
+        if target is None:
+            vouched = _vouched(c, maybe, said) or (None if c.subject in keys else _same_key(c, maybe_keyed))
         if vouched is not None:
             # one subject for both: the change's, or for a change told in passing (keyed by its words alone) the
             # statement's
@@ -260,6 +265,36 @@ def _vouched(
     anything = any(is_specific(w) for w in old) and not named - told.new
     chosen = about or (saying if anything else [])
     return chosen[-1] if chosen else None  # in the order said: the last is the latest
+
+
+def _same_key(change: FactCandidate, maybe_keyed: dict[str, list[FactCandidate]]) -> FactCandidate | None:
+    """The replaced-only statement of the very subject a change gives a new value, though it names no value as
+    replaced ("core hours are 10 to 4", then "core hours changed to 11-3"): the latest said before it by the same
+    speaker, lacking the new value and holding one of its kind."""
+    text, told = plain_text(change.fact), analyse(change.fact)
+    if change.change_only or told.old or not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", text)):
+        return None
+    thing = _thing(change.subject)
+    if not thing:
+        return None
+    speaker = speaker_of(change.fact)
+    saying = [
+        m
+        for m in maybe_keyed.get(_key_of(change.subject), ())
+        if m.valid_from < change.valid_from
+        and (speaker is None or speaker_of(m.fact) in (speaker, None))
+        and (
+            any(not name_parts(v) <= thing for v in _values(change.fact) - _values(m.fact))
+            or not told.new <= analyse(m.fact).words  # "moved error tracking over to rollbar"
+        )
+        and not value_kinds_differ(m.subject, m.fact, change.subject, change.fact)
+    ]
+    return saying[-1] if saying else None
+
+
+def _key_of(subject: str) -> str:
+    """A subject key whatever the order of its words ("walk_dog", "dog_walk")."""
+    return "_".join(sorted(key_parts(subject)))
 
 
 def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
