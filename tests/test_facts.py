@@ -225,6 +225,17 @@ def test_a_change_supersedes_and_the_old_value_moves_to_history() -> None:
     assert only(outcome.facts, "atlas_ci").history == ()  # the CI is another subject
 
 
+def test_keys_that_differ_only_by_word_form_are_one_subject() -> None:
+    outcome = consolidate(
+        [
+            cand("user: I swim every Friday at 7.", "2025-03-03", "c1", "swim"),
+            cand("Swimming's moved to Tuesdays at 6:30.", "2025-03-10", "c2", "swimming"),
+        ]
+    )
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
+
+
 def test_a_restatement_corroborates_instead_of_superseding() -> None:
     outcome = consolidate(
         [

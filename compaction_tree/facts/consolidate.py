@@ -353,10 +353,10 @@ class Consolidator:
 
         directed: b is the newer statement, and only b may name a's value as replaced.
         """
-        same_key = a.key == b.key and bool(a.aspects())
+        same_key = a.key_stems() == b.key_stems() and bool(a.aspects())
         if same_key and not about_different_subjects(a, b):
             return 4  # the key names the slot; names elsewhere may be values ("Priya owns billing")
-        if a.key == b.key and (a.told or b.told):
+        if a.key_stems() == b.key_stems() and (a.told or b.told):
             return 4  # a told change was keyed to the subject it changes
         if about_different_things(a, b):
             return 0
