@@ -347,6 +347,36 @@ def test_the_same_side_of_two_things_stays_two_subjects(first: tuple[str, str], 
     assert all(f.history == () for f in outcome.facts)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "linked"),
+    [
+        # the old statement says the thing the change's key names, under a key naming it otherwise
+        (
+            ("The Kubernetes cluster is on 1.27.", "kubernetes_version"),
+            ("Cluster went from 1.27 to 1.30.", "cluster_version"),
+            True,
+        ),
+        # a thing the old statement does not say: another cluster, or a part of it
+        (
+            ("Kestrel's cluster is on 1.27.", "kestrel_version"),
+            ("Heron's cluster went from 1.27 to 1.30.", "cluster_heron_version"),
+            False,
+        ),
+        (
+            ("The Kubernetes cluster is on 1.27.", "kubernetes_version"),
+            ("The cluster's ingress went from 1.27 to 1.30.", "cluster_ingress_version"),
+            False,
+        ),
+    ],
+)
+def test_a_change_naming_the_old_value_meets_the_statement_saying_its_thing(
+    old: tuple[str, str], new: tuple[str, str], linked: bool
+) -> None:
+    outcome = consolidate([cand(old[0], "2025-03-03", "c1", old[1]), cand(new[0], "2025-03-10", "c2", new[1])])
+    histories = [[v.sources for v in f.history] for f in outcome.facts]
+    assert histories == ([[("c1",)]] if linked else [[], []])
+
+
 def test_a_change_keyed_by_the_value_it_replaces_still_meets_the_thing_it_names() -> None:
     outcome = consolidate(
         [

@@ -244,6 +244,19 @@ def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
     return not _sides(a.key) or thing_b <= a.info.words | b.info.old
 
 
+def _replaces_of_its_thing(a: _Claim, b: _Claim) -> bool:
+    """b names a's value as replaced, and a says the thing b's key names, though a's key names it otherwise ("the
+    Kubernetes cluster is on 1.27", then "cluster went from 1.27 to 1.30"; not when b names a thing a does not)."""
+    thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
+    return (
+        bool(thing_b)
+        and thing_b <= a.info.words
+        and all(name_parts(n) <= a.info.words for n in b.subject_names())  # "Cluster went ...": a name by place
+        and _sides(a.key) == _sides(b.key)
+        and names_old(a.info, b.info)
+    )
+
+
 def _named_value(claim: _Claim) -> frozenset[str]:
     """The names a statement holds besides those of its subject key: its value, when the value is a name."""
     key = name_parts(claim.subject)
@@ -358,6 +371,8 @@ class Consolidator:
             return 4  # the key names the slot; names elsewhere may be values ("Priya owns billing")
         if a.key_stems() == b.key_stems() and (a.told or b.told):
             return 4  # a told change was keyed to the subject it changes
+        if _replaces_of_its_thing(a, b) or (not directed and _replaces_of_its_thing(b, a)):
+            return 3
         if about_different_things(a, b):
             return 0
         if _other_things(a, b, named=True):
