@@ -257,13 +257,6 @@ def _replaces_of_its_thing(a: _Claim, b: _Claim) -> bool:
     )
 
 
-def _each_its_own(a: _Claim, b: _Claim) -> bool:
-    """The keys share a thing, and each says a specific word of it the other statement does not say."""
-    thing_a = {stem(w) for w in a.key - KNOWN_ASPECTS if is_specific(w)}
-    thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
-    return bool(thing_a & thing_b) and bool(thing_a - b.info.words) and bool(thing_b - a.info.words)
-
-
 def _named_value(claim: _Claim) -> frozenset[str]:
     """The names a statement holds besides those of its subject key: its value, when the value is a name."""
     key = name_parts(claim.subject)
@@ -380,8 +373,6 @@ class Consolidator:
             return 4  # a told change was keyed to the subject it changes
         if _replaces_of_its_thing(a, b) or (not directed and _replaces_of_its_thing(b, a)):
             return 3
-        if _each_its_own(a, b):
-            return 0  # "staging_cluster" and "prod_cluster": one kind of thing, two of it
         if about_different_things(a, b):
             return 0
         if _other_things(a, b, named=True):
