@@ -99,6 +99,7 @@ from .statement import (
     analyse,
     is_specific,
     key_parts,
+    key_stems,
     lexical_similarity,
     mentions,
     name_parts,
@@ -189,7 +190,11 @@ class _Claim:
 
     def key_stems(self) -> frozenset[str]:
         """Its subject key's words as the statement's words are kept (stems), to compare the two."""
-        return frozenset(stem(part) for part in self.key)
+        return key_stems(self.subject)
+
+    def thing_stems(self) -> frozenset[str]:
+        """The specific words of the thing its key names, its sides left out, as stems."""
+        return frozenset(stem(w) for w in self.key - KNOWN_ASPECTS if is_specific(w))
 
 
 @lru_cache(maxsize=65536)
@@ -240,14 +245,13 @@ def _replaces_all_of_value(a: _Claim, b: _Claim) -> bool:
         return False
     if any(is_specific(w) for w in b.info.old - a.info.words):
         return False  # "we got rid of the flaky Kong tests" replaces more than Kong: another thing
-    thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
-    return not _sides(a.key) or thing_b <= a.info.words | b.info.old
+    return not _sides(a.key) or b.thing_stems() <= a.info.words | b.info.old
 
 
 def _replaces_of_its_thing(a: _Claim, b: _Claim) -> bool:
     """b names a's value as replaced, and a says the thing b's key names, though a's key names it otherwise ("the
     Kubernetes cluster is on 1.27", then "cluster went from 1.27 to 1.30"; not when b names a thing a does not)."""
-    thing_b = {stem(w) for w in b.key - KNOWN_ASPECTS if is_specific(w)}
+    thing_b = b.thing_stems()
     return (
         bool(thing_b)
         and thing_b <= a.info.words
@@ -366,10 +370,10 @@ class Consolidator:
 
         directed: b is the newer statement, and only b may name a's value as replaced.
         """
-        same_key = a.key_stems() == b.key_stems() and bool(a.aspects())
-        if same_key and not about_different_subjects(a, b):
+        same_key = a.key_stems() == b.key_stems()
+        if same_key and bool(a.aspects()) and not about_different_subjects(a, b):
             return 4  # the key names the slot; names elsewhere may be values ("Priya owns billing")
-        if a.key_stems() == b.key_stems() and (a.told or b.told):
+        if same_key and (a.told or b.told):
             return 4  # a told change was keyed to the subject it changes
         if _replaces_of_its_thing(a, b) or (not directed and _replaces_of_its_thing(b, a)):
             return 3

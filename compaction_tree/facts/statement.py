@@ -253,6 +253,13 @@ def key_parts(subject: str) -> frozenset[str]:
     return frozenset(undated or specific or parts)
 
 
+@lru_cache(maxsize=65536)
+def key_stems(subject: str) -> frozenset[str]:
+    """A subject key's canonical words as a statement's words are kept (stems): "swim" and "swimming" are one
+    key, whatever the order of its words ("walk_dog", "dog_walk")."""
+    return frozenset(stem(part) for part in key_parts(subject))
+
+
 _UNIT = r"(?:\s?(?:am|pm)\b|\s?(?:kb|mb|gb|tb)\b)?"  # "2 pm" and "512MB" are values whole: "512MB" is not "512GB"
 _VALUE = re.compile(r"\$?\d[\d,.:]*\d%?" + _UNIT + r"|\$?\d%?" + _UNIT, re.IGNORECASE)
 _SPEAKER = re.compile(r"^([\w.-]{1,40}):\s+")

@@ -49,6 +49,7 @@ from .statement import (
     analyse,
     is_specific,
     key_parts,
+    key_stems,
     name_parts,
     plain_text,
     shapes_of,
@@ -186,7 +187,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
     which comes just before the change that vouched for it: the caller puts it back where it was said."""
     by_word: dict[str, list[tuple[int, FactCandidate]]] = defaultdict(list)
     maybe: dict[str, list[FactCandidate]] = defaultdict(list)  # word -> replaced-only statements saying it
-    maybe_keyed: dict[str, list[FactCandidate]] = defaultdict(list)  # subject -> replaced-only statements of it
+    maybe_keyed: dict[frozenset[str], list[FactCandidate]] = defaultdict(list)  # key -> replaced-only statements
     said: dict[str, set[int]] = defaultdict(set)  # word -> the statements kept that say it
     keys: set[str] = set()
     out: list[tuple[FactCandidate, bool]] = []
@@ -204,7 +205,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
         if c.replaced_only:
             for word in analyse(c.fact).words:
                 maybe[word].append(c)
-            maybe_keyed[_key_of(c.subject)].append(c)
+            maybe_keyed[key_stems(c.subject)].append(c)
             continue
         target = None
         if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
@@ -267,7 +268,7 @@ def _vouched(
     return chosen[-1] if chosen else None  # in the order said: the last is the latest
 
 
-def _same_key(change: FactCandidate, maybe_keyed: dict[str, list[FactCandidate]]) -> FactCandidate | None:
+def _same_key(change: FactCandidate, maybe_keyed: dict[frozenset[str], list[FactCandidate]]) -> FactCandidate | None:
     """The replaced-only statement of the very subject a change gives a new value, though it names no value as
     replaced ("core hours are 10 to 4", then "core hours changed to 11-3"): the latest said before it by the same
     speaker, lacking the new value and holding one of its kind."""
@@ -280,7 +281,7 @@ def _same_key(change: FactCandidate, maybe_keyed: dict[str, list[FactCandidate]]
     speaker = speaker_of(change.fact)
     saying = [
         m
-        for m in maybe_keyed.get(_key_of(change.subject), ())
+        for m in maybe_keyed.get(key_stems(change.subject), ())
         if m.valid_from < change.valid_from
         and (speaker is None or speaker_of(m.fact) in (speaker, None))
         and (
@@ -290,11 +291,6 @@ def _same_key(change: FactCandidate, maybe_keyed: dict[str, list[FactCandidate]]
         and not value_kinds_differ(m.subject, m.fact, change.subject, change.fact)
     ]
     return saying[-1] if saying else None
-
-
-def _key_of(subject: str) -> str:
-    """A subject key whatever the order of its words ("walk_dog", "dog_walk")."""
-    return "_".join(sorted(key_parts(subject)))
 
 
 def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
