@@ -220,6 +220,32 @@ def test_a_statement_keyed_by_whose_it_is_keeps_its_own_subject() -> None:
     assert all(f.history == () for f in outcome.facts) and len(outcome.facts) == 2
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("max upload size is 10MB", "uploads can go up to 50MB now"),
+        ("the metrics exporter listens on 9102", "exporter port is 9200 now"),
+        ("the bakery opens at 7", "we open at 6:30 now"),
+        ("note: travel budget per trip is 1500", "travel cap per trip raised to 2200"),
+    ],
+)
+def test_a_change_naming_a_known_thing_by_part_of_its_name_changes_it(old: str, new: str) -> None:
+    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("max upload size is 10MB", "uploads are failing for 3 customers now"),  # counts customers, not megabytes
+        ("my gym membership is 35 a month", "the gym is open 24 hours now"),
+    ],
+)
+def test_a_number_of_another_measure_changes_no_thing_named_by_part_of_its_name(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    assert len(outcome.facts) == 2 and all(f.history == () for f in outcome.facts)
+
+
 def test_the_next_change_is_told_against_the_last() -> None:
     outcome = consolidate(
         [

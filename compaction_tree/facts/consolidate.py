@@ -108,7 +108,7 @@ from .statement import (
     shapes_of,
     terms_of,
 )
-from .updates import TOLD_CHANGE, anchor, value_kinds_differ
+from .updates import TOLD_CHANGE, anchor, counts_alike, value_kinds_differ
 
 LINK_SIMILARITY = 0.75
 MERGE_SIMILARITY = 0.90
@@ -433,7 +433,9 @@ class Consolidator:
         specific_a = {w for w in thing_a if not is_generic(w)}
         specific_b = {w for w in thing_b if not is_generic(w)}
         if b.info.new and specific_b < specific_a and not aspects_b and TOLD_CHANGE.search(plain_text(b.fact)):
-            return True  # "minSdk went up to 26" after "the android minSdk is 24": the thing by part of its name
+            # "minSdk went up to 26" after "the android minSdk is 24": the thing by part of its name (not "the gym is
+            # open 24 hours now" after "my gym membership is 35 a month")
+            return counts_alike(a.fact, b.fact)
         if aspects_a != aspects_b:
             # one names a side, the other not ("we run Sorrel on AWS", "Sorrel is on GCP now"): the same thing,
             # and each gives it a named value

@@ -21,7 +21,9 @@ named by more words; two that fit equally leave the change unanchored.
 A statement a cue took is anchored the same way when it tells a change under a key nobody used
 before and names no value it replaces, if its key holds nothing but the known statement's words,
 its new values and sides ("Ines is tech lead from this sprint on", keyed "ines"), and is not whose
-it is ("Remy's best friend is Finn now").
+it is ("Remy's best friend is Finn now"). Such a statement may name the thing by part of its name ("uploads can
+go up to 50MB now" after "max upload size is 10MB") when its value is of the known one's kind and its numbers
+count the same thing (not "uploads are failing for 3 customers now").
 
 A statement the extractor was too unsure of to call a fact ("logs go to papertrail": no name, no number) is
 kept as replaced-only (`FactCandidate.replaced_only`): it becomes the subject's earlier value when a later
@@ -38,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..summary import FactCandidate
-from ..text import WORD, stem, word_form
+from ..text import STOPWORDS, WORD, stem, word_form
 from .gates import HABIT, ROUTINE, STATIVE
 from .statement import (
     ASPECT_OF,
@@ -70,6 +72,8 @@ TOLD_CHANGE = re.compile(
 )
 # words that tell something is new, not that a value changed: "new PB", "finally got the keys"
 _WEAK_SIGNAL = re.compile(r"\b(?:new|finally|instead)\b", re.IGNORECASE)
+# sides of a thing that a number measures, not things of their own ("port", not "standup")
+MEASURED_SIDES = frozenset({"port", "limit", "timeout", "version", "retention", "rotation", "sla"})
 VALUE_WORDS = NUMBER_WORDS | CALENDAR | CADENCE  # ordinary words that are values ("weekly", "two", "Thursday")
 CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the subject; recency decides
 
@@ -135,7 +139,17 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    if not ((thing and thing <= told_info.words) or (not own_key and _ended_name(latest, told))):
+    # a statement a cue keyed may name the thing by part of its name ("uploads can go up to 50MB now" after "max
+    # upload size is 10MB"), and the side its number measures ("exporter port is 9200 now"), when it gives a value
+    # of the thing's kind (below); not a thing of its own ("the office standup is 15 minutes now" after "my commute
+    # to the office is 30 minutes")
+    part = (
+        bool(own_key)
+        and thing > _thing(own_key) > frozenset()
+        and _thing(own_key) <= told_info.words
+        and key_parts(own_key) & KNOWN_ASPECTS <= key_parts(subject) | MEASURED_SIDES
+    )
+    if not ((thing and thing <= told_info.words) or part or (not own_key and _ended_name(latest, told))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -149,6 +163,8 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
     same_kind = bool(_kinds(latest, thing) & _kinds(told, thing))
+    if part and not (same_kind and counts_alike(latest, told)):
+        return None
     # "Milo has Ms Moreau for French now" is no change of Milo's allergy: it names no other side than the key's,
     # and the key's, or a value of the kind the subject holds and, for a key with a side, a change in so many
     # words ("access tokens live for 5 minutes now"; not "The Meadow Run done, 41:52, new PB" for a running goal)
@@ -164,6 +180,40 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     ):
         return None
     return (int(same_kind), len(thing))
+
+
+# what a number is said with that counts nothing ("35 a month", "10k requests per day", "opens at 7 now")
+_NOT_COUNTED = STOPWORDS | {"now", "per", "every", "up", "down", "from", "since"}
+_MULTIPLIERS = frozenset("k m am pm st nd rd th x".split())
+
+
+def _counted(text: str) -> frozenset[str]:
+    """What a statement's numbers count: a unit written on the number ("10MB", "30s") and the words just after
+    it in its clause ("3 customers", "10k requests per day")."""
+    counted: set[str] = set()
+    tokens = list(WORD.finditer(text))
+    for i, token in enumerate(tokens):
+        if not token.group()[:1].isdigit():
+            continue
+        suffix = token.group().lstrip("0123456789.,:").casefold()
+        if suffix.isalpha() and suffix not in _MULTIPLIERS:
+            counted.add(suffix)
+        end = token.end()
+        for after in tokens[i + 1 : i + 4]:
+            if re.search(r"[,;:.!?()]", text[end : after.start()]) or after.group()[:1].isdigit():
+                break
+            form = word_form(after.group())
+            if form not in _NOT_COUNTED:
+                counted.add(stem(form))
+            end = after.end()
+    return frozenset(counted)
+
+
+def counts_alike(latest: str, told: str) -> bool:
+    """Their numbers count the same thing, or one of them says not what ("the bakery opens at 7", "we open at 6:30
+    now"; not "max upload size is 10MB", "uploads are failing for 3 customers now")."""
+    counted_latest, counted_told = _counted(latest), _counted(told)
+    return not (counted_latest and counted_told) or bool(counted_latest & counted_told)
 
 
 def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
