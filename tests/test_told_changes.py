@@ -188,6 +188,29 @@ def test_a_name_said_to_have_ended_is_changed(old: str, new: str) -> None:
     assert _ended_name(old, new)
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("errors are tracked in Sentry", "we moved off Sentry onto Rollbar"),
+        ("we shop at Freshway on Saturdays", "grocery delivery from Oakcart every Thursday instead of Freshway"),
+    ],
+)
+def test_a_change_in_passing_replacing_what_a_statement_says_of_its_subject_changes_it(old: str, new: str) -> None:
+    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
+def test_a_change_in_passing_replacing_the_subject_of_a_statement_is_no_change_of_its_value() -> None:
+    # Priya is who Kestrel belongs to, not Kestrel's value: "Priya" replaced on the rota is no change of its owner
+    outcome = consolidate(
+        [
+            candidate("Priya owns Kestrel's deploys.", "kestrel_deploy_owner", "2026-01-05", "a"),
+            candidate("the rota moved off Priya onto Tom for May", "rota_tom_may", "2026-03-02", "b", True),
+        ]
+    )
+    assert [f.current.sources for f in outcome.facts] == [("a",)] and outcome.facts[0].history == ()
+
+
 def test_a_name_said_without_an_end_is_no_change_of_what_it_holds() -> None:
     # "Priya" is the value of Kestrel's owner; her team told now is no change of who owns Kestrel
     outcome = consolidate(
@@ -388,6 +411,34 @@ def test_a_statement_of_the_same_subject_that_tells_no_change_of_its_value_vouch
     old: str, new: str
 ) -> None:
     outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    assert [(f.current.sources, f.history) for f in outcome.facts] == [(("b",), ())]
+
+
+def unsure(fact: str, subject: str) -> FactCandidate:
+    return FactCandidate("domain_fact", subject, fact, 0.65, "2026-01-05", ("a",), replaced_only=True)
+
+
+def test_a_change_of_the_thing_an_unsure_statement_names_and_more_makes_it_history() -> None:
+    old = unsure("Climbing club membership is 35 a month.", "climbing_club_membership")
+    (fact,) = consolidate([old, told("2026-03-02", "b", "climbing club went up to 42 a month")]).facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
+@pytest.mark.parametrize(
+    ("old", "subject", "new"),
+    [
+        (
+            "Climbing club membership is 35 a month.",
+            "climbing_club_membership",
+            "climbing club went up to 42 members now",
+        ),
+        ("Just back from Nora's piano recital.", "nora_piano_recital", "Nora has Ms Petit for French now"),  # whose
+    ],
+)
+def test_a_change_of_part_of_the_name_that_is_no_change_of_the_thing_vouches_for_nothing(
+    old: str, subject: str, new: str
+) -> None:
+    outcome = consolidate([unsure(old, subject), told("2026-03-02", "b", new)])
     assert [(f.current.sources, f.history) for f in outcome.facts] == [(("b",), ())]
 
 

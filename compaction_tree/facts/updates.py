@@ -10,7 +10,8 @@ nothing known for sure (two subjects fit equally well).
 
 A subject fits a told change when:
 - every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
-  one of them specific (not "use", not "api");
+  one of them specific (not "use", not "api"), or the sentence says the value the subject's latest statement
+  holds ended ("since Okafor retired") or was replaced ("we moved off LaunchDarkly onto Flagsmith");
 - the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...);
 - it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
   "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
@@ -29,7 +30,8 @@ A statement the extractor was too unsure of to call a fact ("logs go to papertra
 kept as replaced-only (`FactCandidate.replaced_only`): it becomes the subject's earlier value when a later
 change names its value as replaced ("we moved logging off papertrail and onto grafana loki") and no statement
 kept says that value (`_vouched`), or when a later change gives its very subject, the same key, a new value of
-its kind ("core hours are 10 to 4", then "core hours changed to 11-3"; `_same_key`); the rest are left out.
+its kind ("core hours are 10 to 4", then "core hours changed to 11-3"; `_same_key`), or gives a part of its name
+a value that counts the same thing ("climbing club went up to 42 a month"); the rest are left out.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from .statement import (
     CALENDAR,
     KNOWN_ASPECTS,
     NUMBER_WORDS,
+    Analysis,
     analyse,
     is_specific,
     key_parts,
@@ -127,6 +130,31 @@ def _ended_name(latest: str, told: str) -> bool:
     return False
 
 
+def _by_part_of_name(subject: str, latest: str, own_key: str, told: str) -> bool:
+    """A statement keyed `own_key` names the thing `subject` names by part of its name ("uploads can go up to 50MB
+    now" after "max upload size is 10MB"), and at most the side its number measures ("exporter port is 9200 now"):
+    not a thing of its own ("the office standup is 15 minutes now" after "my commute to the office is 30 minutes"),
+    nor whose the thing is ("Elsa has Mr Dubois for maths now" after "just back from Elsa's art exhibition"), and
+    its numbers count the same thing (not "uploads are failing for 3 customers now")."""
+    thing, own = _thing(subject), _thing(own_key)
+    if not (thing > own > frozenset() and own <= analyse(told).words):
+        return False
+    if not key_parts(own_key) & KNOWN_ASPECTS <= key_parts(subject) | MEASURED_SIDES:
+        return False
+    owner = r"\b(?:" + "|".join(map(re.escape, key_parts(own_key))) + r")\w*['’]s\b"
+    return not re.search(owner, latest, re.IGNORECASE) and counts_alike(latest, told)
+
+
+def _ended(latest: str, told: str, told_info: Analysis) -> bool:
+    """The told change says the known statement's value ended: a name of it ("since Okafor retired"), or the value
+    it names as replaced, when that is what the known statement says of its subject ("we moved off LaunchDarkly
+    onto Flagsmith" after "feature flags are managed in LaunchDarkly")."""
+    old = told_info.old
+    if old and any(is_specific(w) for w in old) and old <= analyse(latest).words and _holds_as_value(latest, old):
+        return True
+    return _ended_name(latest, told)
+
+
 def _named(statement: str) -> frozenset[str]:
     """The names of a statement and its values written as no word is ("5:2"; not "building")."""
     info = analyse(statement)
@@ -139,17 +167,8 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    # a statement a cue keyed may name the thing by part of its name ("uploads can go up to 50MB now" after "max
-    # upload size is 10MB"), and the side its number measures ("exporter port is 9200 now"), when it gives a value
-    # of the thing's kind (below); not a thing of its own ("the office standup is 15 minutes now" after "my commute
-    # to the office is 30 minutes")
-    part = (
-        bool(own_key)
-        and thing > _thing(own_key) > frozenset()
-        and _thing(own_key) <= told_info.words
-        and key_parts(own_key) & KNOWN_ASPECTS <= key_parts(subject) | MEASURED_SIDES
-    )
-    if not ((thing and thing <= told_info.words) or part or (not own_key and _ended_name(latest, told))):
+    part = bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
+    if not ((thing and thing <= told_info.words) or part or (not own_key and _ended(latest, told, told_info))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -163,7 +182,7 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
     same_kind = bool(_kinds(latest, thing) & _kinds(told, thing))
-    if part and not (same_kind and counts_alike(latest, told)):
+    if part and not same_kind:
         return None
     # "Milo has Ms Moreau for French now" is no change of Milo's allergy: it names no other side than the key's,
     # and the key's, or a value of the kind the subject holds and, for a key with a side, a change in so many
@@ -262,7 +281,7 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
             target = _target(c, by_word)
         vouched = None
         if target is None:
-            vouched = _vouched(c, maybe, said) or (None if c.subject in keys else _same_key(c, maybe_keyed))
+            vouched = _vouched(c, maybe, said) or (None if c.subject in keys else _same_key(c, maybe_keyed, maybe))
         if vouched is not None:
             # one subject for both: the change's, or for a change told in passing (keyed by its words alone) the
             # statement's
@@ -318,10 +337,16 @@ def _vouched(
     return chosen[-1] if chosen else None  # in the order said: the last is the latest
 
 
-def _same_key(change: FactCandidate, maybe_keyed: dict[frozenset[str], list[FactCandidate]]) -> FactCandidate | None:
+def _same_key(
+    change: FactCandidate,
+    maybe_keyed: dict[frozenset[str], list[FactCandidate]],
+    maybe: dict[str, list[FactCandidate]],
+) -> FactCandidate | None:
     """The replaced-only statement of the very subject a change gives a new value, though it names no value as
     replaced ("core hours are 10 to 4", then "core hours changed to 11-3"): the latest said before it by the same
-    speaker, lacking the new value and holding one of its kind."""
+    speaker, lacking the new value and holding one of its kind. Failing one, a statement whose key names the
+    change's thing and more, as `_fit` allows ("climbing club membership is 35 a month", then "climbing club went
+    up to 42 a month")."""
     text, told = plain_text(change.fact), analyse(change.fact)
     if change.change_only or told.old or not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", text)):
         return None
@@ -329,9 +354,18 @@ def _same_key(change: FactCandidate, maybe_keyed: dict[frozenset[str], list[Fact
     if not thing:
         return None
     speaker = speaker_of(change.fact)
+    same = maybe_keyed.get(key_stems(change.subject), [])
+    rarest = min(thing, key=lambda w: (len(maybe.get(w, ())), w))
+    wider = [m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact)]
+    return _latest_replaced(change, same, thing, speaker, told) or _latest_replaced(change, wider, thing, speaker, told)
+
+
+def _latest_replaced(
+    change: FactCandidate, statements: list[FactCandidate], thing: frozenset[str], speaker: str | None, told: Analysis
+) -> FactCandidate | None:
     saying = [
         m
-        for m in maybe_keyed.get(key_stems(change.subject), ())
+        for m in statements
         if m.valid_from < change.valid_from
         and (speaker is None or speaker_of(m.fact) in (speaker, None))
         and (
