@@ -354,15 +354,19 @@ def _same_key(
     if not thing:
         return None
     speaker = speaker_of(change.fact)
-    same = maybe_keyed.get(key_stems(change.subject), [])
-    rarest = min(thing, key=lambda w: (len(maybe.get(w, ())), w))
-    wider = [m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact)]
-    return _latest_replaced(change, same, thing, speaker, told) or _latest_replaced(change, wider, thing, speaker, told)
+    found = _latest_replaced(change, maybe_keyed.get(key_stems(change.subject), []), thing, speaker, told)
+    if found is None:
+        rarest = min(thing, key=lambda w: (len(maybe.get(w, ())), w))
+        wider = [m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact)]
+        found = _latest_replaced(change, wider, thing, speaker, told)
+    return found
 
 
 def _latest_replaced(
     change: FactCandidate, statements: list[FactCandidate], thing: frozenset[str], speaker: str | None, told: Analysis
 ) -> FactCandidate | None:
+    """Of the statements, the latest said before the change by its speaker that lacks its new value and holds a
+    value of its kind."""
     saying = [
         m
         for m in statements
