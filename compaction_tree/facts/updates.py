@@ -83,7 +83,7 @@ CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the su
 
 def _thing(subject: str) -> frozenset[str]:
     """The stems of what a key names, its sides left out, when one of them is specific."""
-    parts = key_parts(subject) - KNOWN_ASPECTS
+    parts = {p for p in key_parts(subject) - KNOWN_ASPECTS if p not in STOPWORDS}  # "all_hands": "all" is never said
     if not any(is_specific(p) for p in parts):
         return frozenset()
     return frozenset(stem(p) for p in parts)
@@ -161,6 +161,10 @@ def _named(statement: str) -> frozenset[str]:
     return info.names | {e for e in info.entities if not e.isalpha()}
 
 
+# what follows an "'s" that is "is", not whose ("frontend's on Vercel now", not "Remy's best friend")
+_NOT_IS = r"(?!\s+(?:on|in|at|with|now|up|down|back|over|off|out|moved|gone|been|got|going|\d))"
+
+
 def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
     """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
     words naming it), or None when it does not fit. own_key: the key a cue gave the told
@@ -175,13 +179,14 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         return None
     latest_info = analyse(latest)
     if own_key:
-        if re.search(r"\b(?:" + "|".join(map(re.escape, own_key.split("_"))) + r")['’]s\b", told, re.IGNORECASE):
+        whose = r"\b(?:" + "|".join(map(re.escape, own_key.split("_"))) + r")['’]s\b" + _NOT_IS
+        if re.search(whose, told, re.IGNORECASE):
             return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
         allowed = latest_info.words | {w for v in new for w in name_parts(v)}
         if not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
-    same_kind = bool(_kinds(latest, thing) & _kinds(told, thing))
+    same_kind = bool(_when(_kinds(latest, thing) | _cadence(latest)) & _when(_kinds(told, thing) | _cadence(told)))
     if part and not same_kind:
         return None
     # "Milo has Ms Moreau for French now" is no change of Milo's allergy: it names no other side than the key's,
@@ -419,6 +424,11 @@ def value_kinds_differ(subject_a: str, fact_a: str, subject_b: str, fact_b: str)
     kinds_a = _kinds(fact_a, _thing(subject_a)) | _cadence(fact_a)
     kinds_b = _kinds(fact_b, _thing(subject_b)) | _cadence(fact_b)
     return bool(kinds_a and kinds_b) and kinds_a.isdisjoint(kinds_b)
+
+
+def _when(kinds: frozenset[str]) -> frozenset[str]:
+    """Kinds with a day and a cadence as one: when something happens ("the first Monday", "quarterly")."""
+    return frozenset("when" if kind in ("calendar", "cadence") else kind for kind in kinds)
 
 
 def _cadence(text: str) -> frozenset[str]:
