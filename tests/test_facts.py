@@ -388,6 +388,34 @@ def test_a_change_keyed_by_the_value_it_replaces_still_meets_the_thing_it_names(
     assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("My dentist is Dr. Okafor.", "dentist"), ("My sister switched from Dr. Okafor to Dr. Lee.", "sister")),
+        (
+            ("We shop at Freshway on Saturdays.", "shop_freshway"),
+            ("My mum gets her veg from Oakcart instead of Freshway now.", "mum"),
+        ),
+    ],
+)
+def test_a_change_someone_close_to_the_speaker_made_replaces_none_of_the_speakers_values(
+    old: tuple[str, str], new: tuple[str, str]
+) -> None:
+    outcome = consolidate([cand(old[0], "2025-03-03", "c1", old[1]), cand(new[0], "2025-03-10", "c2", new[1])])
+    assert sorted(f.current.sources for f in outcome.facts) == [("c1",), ("c2",)]
+
+
+def test_a_change_of_someone_close_replaces_what_was_said_of_them() -> None:
+    outcome = consolidate(
+        [
+            cand("My brother Ilan lives in Haifa.", "2025-03-03", "c1", "ilan_home"),
+            cand("Ilan moved from Haifa to Tel Aviv.", "2025-03-10", "c2", "ilan"),
+        ]
+    )
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
+
+
 def test_alike_statements_with_values_of_different_kinds_are_two_subjects() -> None:
     # how often Redwood pays and which plan it pays for: alike in wording, a cadence and a name
     outcome = consolidate(

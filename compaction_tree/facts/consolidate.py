@@ -23,7 +23,9 @@
    wording, nor are keys naming the same side of two things that share no specific word and that
    neither statement mentions ("starling_ci" and "puffin_ci", "data_standup" and
    "analytics_standup"); when neither key holds a name but both name one specific thing ("ledger_datastore",
-   "ledger"), the names in their text are values (MySQL, Postgres), not other things.
+   "ledger"), the names in their text are values (MySQL, Postgres), not other things. A change
+   someone close to the speaker made ("my sister switched from Dr. Okafor to Dr. Lee") replaces no
+   value of a statement that names them neither way ("my dentist is Dr. Okafor").
    Union-find groups linked candidates, strongest links first, and never lets a cluster grow
    past 20 members.
 3. Each cluster is replayed in date order, then source order. A day's candidates first merge
@@ -223,6 +225,26 @@ def _own_change(a: _Claim, b: _Claim) -> bool:
     )
 
 
+# someone close to the speaker, whose own change a statement may tell ("my sister switched dentists")
+_THEIRS = re.compile(
+    r"^(?:(?:ok|so|well|oh),?\s+)?(?:my|our)\s+(?P<who>mother|father|mom|mum|dad|sister|brother|wife|husband|"
+    r"partner|son|daughter|kids?|children|parents|friend|flatmate|roommate|neighbou?r|colleague|boss|manager)\b"
+    r"(?:\s+(?-i:(?P<name>[A-Z][\w'’-]+)))?",
+    re.IGNORECASE,
+)
+
+
+def _someone_elses(a: _Claim, b: _Claim) -> bool:
+    """b tells what someone close to the speaker changed ("my sister switched from Dr. Okafor to Dr. Lee"), and a
+    names them neither way ("my dentist is Dr. Okafor"; not "Ilan moved to Tel Aviv" after "my brother Ilan lives
+    in Haifa"): the value b replaces was theirs, not a's."""
+    told = _THEIRS.match(plain_text(b.fact))
+    if told is None:
+        return False
+    named = {stem(word_form(w)) for w in (told["who"], told["name"]) if w}
+    return named.isdisjoint(a.info.words)
+
+
 def _named_after_old(a: _Claim, b: _Claim) -> bool:
     """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
     Papertrail to Grafana Loki"), or the value b replaces is a specific part of a's key, which names no side of a
@@ -381,6 +403,8 @@ class Consolidator:
             return 0
         if _other_things(a, b, named=True):
             return 0  # "Starling is off DigitalOcean" replaces no value of Ibis's hosting, though it was DigitalOcean
+        if _someone_elses(a, b) or (not directed and _someone_elses(b, a)):
+            return 0
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3
         if _own_change(a, b) or (not directed and _own_change(b, a)):
