@@ -247,6 +247,7 @@ def test_a_statement_keyed_by_whose_it_is_keeps_its_own_subject() -> None:
     ("old", "new"),
     [
         ("max upload size is 10MB", "uploads can go up to 50MB now"),
+        ("max upload size is 2 GB", "uploads can go up to 500MB now"),  # units of one measure
         ("the metrics exporter listens on 9102", "exporter port is 9200 now"),
         ("the bakery opens at 7", "we open at 6:30 now"),
         ("note: travel budget per trip is 1500", "travel cap per trip raised to 2200"),

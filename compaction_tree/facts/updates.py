@@ -206,14 +206,20 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     return (int(same_kind), len(thing))
 
 
-# what a number is said with that counts nothing ("35 a month", "10k requests per day", "opens at 7 now")
-_NOT_COUNTED = STOPWORDS | {"now", "per", "every", "up", "down", "from", "since"}
+# what a number is said with that counts nothing ("opens at 7 now")
+_NOT_COUNTED = STOPWORDS | {"now", "up", "down", "from", "since"}
 _MULTIPLIERS = frozenset("k m am pm st nd rd th x".split())
+_PER = frozenset({"a", "an", "per", "every", "each"})
+# units of one measure: "8 hours" and "30 minutes" are both lengths of time
+_MEASURE = {
+    **dict.fromkeys("s sec second ms millisecond min minute h hr hour day week month year".split(), "time"),
+    **dict.fromkeys("b kb mb gb tb byte".split(), "size"),
+}
 
 
 def _counted(text: str) -> frozenset[str]:
-    """What a statement's numbers count: a unit written on the number ("10MB", "30s") and the words just after
-    it in its clause ("3 customers", "10k requests per day")."""
+    """What a statement's numbers count: their unit, as a measure ("10MB", "30 minutes"), what they are per ("35 a
+    month", "25k/day"), and the words just after them in their clause ("3 customers", "10k requests per day")."""
     counted: set[str] = set()
     tokens = list(WORD.finditer(text))
     for i, token in enumerate(tokens):
@@ -221,14 +227,17 @@ def _counted(text: str) -> frozenset[str]:
             continue
         suffix = token.group().lstrip("0123456789.,:").casefold()
         if suffix.isalpha() and suffix not in _MULTIPLIERS:
-            counted.add(suffix)
-        end = token.end()
+            counted.add(_MEASURE.get(suffix, suffix))
+        end, per = token.end(), False
         for after in tokens[i + 1 : i + 4]:
-            if re.search(r"[,;:.!?()]", text[end : after.start()]) or after.group()[:1].isdigit():
+            between = text[end : after.start()]
+            if re.search(r"[,;:.!?()]", between) or after.group()[:1].isdigit():
                 break
             form = word_form(after.group())
-            if form not in _NOT_COUNTED:
-                counted.add(stem(form))
+            if form in _PER or "/" in between:
+                per = True
+            if form not in _NOT_COUNTED and form not in _PER:
+                counted.add(f"per {form}" if per else _MEASURE.get(form, stem(form)))
             end = after.end()
     return frozenset(counted)
 
