@@ -40,6 +40,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, stem, word_form
@@ -81,6 +82,7 @@ VALUE_WORDS = NUMBER_WORDS | CALENDAR | CADENCE  # ordinary words that are value
 CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the subject; recency decides
 
 
+@lru_cache(maxsize=65536)  # anchoring asks it of every statement it weighs
 def _thing(subject: str) -> frozenset[str]:
     """The stems of what a key names, its sides left out, when one of them is specific."""
     parts = {p for p in key_parts(subject) - KNOWN_ASPECTS if p not in STOPWORDS}  # "all_hands": "all" is never said

@@ -9,10 +9,11 @@ words), "dev3" (tests/bench/fact_phrasings_dev3.py, everyday conversation betwee
 the chatter that is no fact, with names and numbers in it, and personal facts told in passing),
 "dev4" and "dev5" (a coding session; lives, households and small businesses), "dev6" (changes
 above all, told as people tell them), "dev7" (changes of what a user tells an agent over weeks, the old
-value said in many wordings), and "holdout" to "holdout5" (tests/bench/fact_phrasings_holdout*.py,
+value said in many wordings), and "holdout" to "holdout6" (tests/bench/fact_phrasings_holdout*.py,
 blind checks written by someone who never read the extractor: before the facts2 round, after the
 learned model's first round, after its second, during the round of changes told in passing, and
-before the round tuned on dev6; measure, never tune on them).
+before the round tuned on dev6, and at the end of the round of subjects named by part of their name;
+measure, never tune on them).
 None replaces the held-out corpus split.
 
 The synthetic corpus has a few templates per fact; its held-out split shows whether the cues
@@ -30,7 +31,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev7, holdout..holdout5) [-v]
+Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev7, holdout..holdout6) [-v]
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ import fact_phrasings_holdout2
 import fact_phrasings_holdout3
 import fact_phrasings_holdout4
 import fact_phrasings_holdout5
+import fact_phrasings_holdout6
 
 from compaction_tree.facts import extract_sentence, extract_statements
 from compaction_tree.facts.consolidate import Fact, consolidate
@@ -74,6 +76,7 @@ SETS = {
     "holdout3": fact_phrasings_holdout3,
     "holdout4": fact_phrasings_holdout4,
     "holdout5": fact_phrasings_holdout5,
+    "holdout6": fact_phrasings_holdout6,
 }
 Statement = tuple[str, str, str | None, str]
 Change = tuple[str, str, str, str, str]
