@@ -405,13 +405,19 @@ def test_a_change_someone_close_to_the_speaker_made_replaces_none_of_the_speaker
     assert sorted(f.current.sources for f in outcome.facts) == [("c1",), ("c2",)]
 
 
-def test_a_change_of_someone_close_replaces_what_was_said_of_them() -> None:
-    outcome = consolidate(
-        [
-            cand("My brother Ilan lives in Haifa.", "2025-03-03", "c1", "ilan_home"),
-            cand("Ilan moved from Haifa to Tel Aviv.", "2025-03-10", "c2", "ilan"),
-        ]
-    )
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("My brother Ilan lives in Haifa.", "ilan_home"), ("Ilan moved from Haifa to Tel Aviv.", "ilan")),
+        (("My mother lives in Leeds.", "mother_home"), ("My mum moved from Leeds to York.", "mum")),
+        (("Our standup is on Mondays.", "standup"), ("My boss moved our standup from Monday to Tuesday.", "boss")),
+        (("The team sync is at 10am.", "team_standup"), ("My manager moved the team sync from 10am to 11am.", "mgr")),
+    ],
+)
+def test_a_change_of_someone_close_replaces_what_was_said_of_them_or_of_what_is_shared(
+    old: tuple[str, str], new: tuple[str, str]
+) -> None:
+    outcome = consolidate([cand(old[0], "2025-03-03", "c1", old[1]), cand(new[0], "2025-03-10", "c2", new[1])])
     (fact,) = outcome.facts
     assert fact.current.sources == ("c2",) and [v.sources for v in fact.history] == [("c1",)]
 

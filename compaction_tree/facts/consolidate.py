@@ -234,15 +234,27 @@ _THEIRS = re.compile(
 )
 
 
+# one relation, however called ("my mum", "my mother"); a parent is either
+_KIN = {"mum": "mother", "mom": "mother", "dad": "father"}
+_SHARED = re.compile(r"\b(?:us|our|we|we're|we've|and i)\b", re.IGNORECASE)
+
+
 def _someone_elses(a: _Claim, b: _Claim) -> bool:
-    """b tells what someone close to the speaker changed ("my sister switched from Dr. Okafor to Dr. Lee"), and a
-    names them neither way ("my dentist is Dr. Okafor"; not "Ilan moved to Tel Aviv" after "my brother Ilan lives
-    in Haifa"): the value b replaces was theirs, not a's."""
-    told = _THEIRS.match(plain_text(b.fact))
-    if told is None:
+    """b tells what someone close to the speaker changed of their own ("my sister switched from Dr. Okafor to Dr.
+    Lee"), and a says nothing of them nor of b's thing ("my dentist is Dr. Okafor"): the value b replaces was theirs,
+    not a's. Not a change of something shared ("my boss moved our standup to Tuesday"), nor of what a says of them
+    ("my mum moved from Leeds to York" after "my mother lives in Leeds")."""
+    text = plain_text(b.fact)
+    told = _THEIRS.match(text)
+    if told is None or _SHARED.search(text):
         return False
-    named = {stem(word_form(w)) for w in (told["who"], told["name"]) if w}
-    return named.isdisjoint(a.info.words)
+    kin = {_KIN.get(w, w) for w in a.info.words}
+    who = _KIN.get(stem(word_form(told["who"])), stem(word_form(told["who"])))
+    if who in kin or (who in ("mother", "father") and "parent" in kin):
+        return False
+    if told["name"] and stem(word_form(told["name"])) in a.info.words:
+        return False
+    return (a.info.terms - b.info.old).isdisjoint(b.info.words)
 
 
 def _named_after_old(a: _Claim, b: _Claim) -> bool:

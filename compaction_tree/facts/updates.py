@@ -85,7 +85,7 @@ CHANGE_ONLY_CONFIDENCE = 0.7  # as sure as the statement it changes is of the su
 @lru_cache(maxsize=65536)  # anchoring asks it of every statement it weighs
 def _thing(subject: str) -> frozenset[str]:
     """The stems of what a key names, its sides left out, when one of them is specific."""
-    parts = {p for p in key_parts(subject) - KNOWN_ASPECTS if p not in STOPWORDS}  # "all_hands": "all" is never said
+    parts = key_parts(subject) - KNOWN_ASPECTS
     if not any(is_specific(p) for p in parts):
         return frozenset()
     return frozenset(stem(p) for p in parts)
@@ -132,19 +132,19 @@ def _ended_name(latest: str, told: str) -> bool:
     return False
 
 
-def _by_part_of_name(subject: str, latest: str, own_key: str, told: str) -> bool:
+def _by_part_of_name(subject: str, latest: str, own_key: str, told: str, bare: bool = True) -> bool:
     """A statement keyed `own_key` names the thing `subject` names by part of its name ("uploads can go up to 50MB
-    now" after "max upload size is 10MB"), and at most the side its number measures ("exporter port is 9200 now"):
-    not a thing of its own ("the office standup is 15 minutes now" after "my commute to the office is 30 minutes"),
-    nor whose the thing is ("Elsa has Mr Dubois for maths now" after "just back from Elsa's art exhibition"), and
-    its numbers count the same thing (not "uploads are failing for 3 customers now")."""
+    now" after "max upload size is 10MB"), and at most the side its number measures ("exporter port is 9200 now"),
+    when both give it a measure alike (`measures_alike`): not a thing of its own ("the office standup is 15 minutes
+    now" after "my commute to the office is 30 minutes"), nor whose the thing is ("Elsa has Mr Dubois for maths now"
+    after "just back from Elsa's art exhibition"), nor a value a name is ("the office moved to Leeds now" after
+    "the office wifi password is Starling42")."""
     thing, own = _thing(subject), _thing(own_key)
-    if not (thing > own > frozenset() and own <= analyse(told).words):
+    if not (thing > own > frozenset() and own <= analyse(told).words) or thing - own <= STOPWORDS:
+        return False  # "all_hands" is not named by "hand"
+    if not (key_parts(own_key) & KNOWN_ASPECTS) <= (key_parts(subject) | MEASURED_SIDES):
         return False
-    if not key_parts(own_key) & KNOWN_ASPECTS <= key_parts(subject) | MEASURED_SIDES:
-        return False
-    owner = r"\b(?:" + "|".join(map(re.escape, key_parts(own_key))) + r")\w*['’]s\b"
-    return not re.search(owner, latest, re.IGNORECASE) and counts_alike(latest, told)
+    return not says_whose(own_key, latest) and measures_alike(subject, latest, told, bare)
 
 
 def _ended(latest: str, told: str, told_info: Analysis) -> bool:
@@ -164,7 +164,14 @@ def _named(statement: str) -> frozenset[str]:
 
 
 # what follows an "'s" that is "is", not whose ("frontend's on Vercel now", not "Remy's best friend")
-_NOT_IS = r"(?!\s+(?:on|in|at|with|now|up|down|back|over|off|out|moved|gone|been|got|going|\d))"
+_NOT_IS = r"(?!\s+(?:(?:on|in|at|with|now|up|down|back|over|off|out|moved|gone|been|got|going)\b|\d))"
+
+
+def says_whose(key: str, text: str) -> bool:
+    """The text names whose something is by a word of the key ("Remy's best friend", "the kids' school"), not
+    what it is ("frontend's on Vercel now")."""
+    words = "|".join(re.escape(w) for w in key.split("_") if w)
+    return bool(words) and re.search(rf"\b(?:{words})(?:['’]s\b{_NOT_IS}|s['’](?=\s))", text, re.IGNORECASE) is not None
 
 
 def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
@@ -173,24 +180,22 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
-    part = bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
-    if not ((thing and thing <= told_info.words) or part or (not own_key and _ended(latest, told, told_info))):
+    whole = bool(thing) and thing <= told_info.words
+    part = not whole and bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
+    if not (whole or part or (not own_key and _ended(latest, told, told_info))):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
         return None
     latest_info = analyse(latest)
     if own_key:
-        whose = r"\b(?:" + "|".join(map(re.escape, own_key.split("_"))) + r")['’]s\b" + _NOT_IS
-        if re.search(whose, told, re.IGNORECASE):
+        if says_whose(own_key, told):
             return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
         allowed = latest_info.words | {w for v in new for w in name_parts(v)}
         if not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
-    same_kind = bool(_when(_kinds(latest, thing) | _cadence(latest)) & _when(_kinds(told, thing) | _cadence(told)))
-    if part and not same_kind:
-        return None
+    same_kind = bool(_when(latest, subject, told) & _when(told, subject, latest))
     # "Milo has Ms Moreau for French now" is no change of Milo's allergy: it names no other side than the key's,
     # and the key's, or a value of the kind the subject holds and, for a key with a side, a change in so many
     # words ("access tokens live for 5 minutes now"; not "The Meadow Run done, 41:52, new PB" for a running goal)
@@ -214,41 +219,68 @@ _MULTIPLIERS = frozenset("k m am pm st nd rd th x".split())
 _PER = frozenset({"a", "an", "per", "every", "each"})
 # units of one measure: "8 hours" and "30 minutes" are both lengths of time
 _MEASURE = {
-    **dict.fromkeys("s sec second ms millisecond min minute h hr hour day week month year".split(), "time"),
-    **dict.fromkeys("b kb mb gb tb byte".split(), "size"),
+    **dict.fromkeys("s sec secs second ms millisecond min minute h hr hrs hour day week month year".split(), "time"),
+    **dict.fromkeys("b kb mb gb tb byte kilobyte megabyte gigabyte terabyte".split(), "size"),
+    **dict.fromkeys("g kg gram kilo kilogram lb lbs".split(), "weight"),
 }
 
 
-def _counted(text: str) -> frozenset[str]:
-    """What a statement's numbers count: their unit, as a measure ("10MB", "30 minutes"), what they are per ("35 a
-    month", "25k/day"), and the words just after them in their clause ("3 customers", "10k requests per day")."""
+def _counted(text: str, other: str = "") -> frozenset[str]:
+    """What a statement's numbers count, those the other statement also says left out: their unit, as a measure
+    ("10MB", "30 minutes", "3 customers"), and what they are per ("35 a month", "10k requests per day", "25k/day")."""
     counted: set[str] = set()
+    said = {t.casefold() for t in WORD.findall(other)}
     tokens = list(WORD.finditer(text))
+
+    def word(j: int) -> str:
+        """The form of token j when it goes on the clause of token j - 1 and is no number, else ""."""
+        if j >= len(tokens) or tokens[j].group()[:1].isdigit():
+            return ""
+        return (
+            ""
+            if re.search(r"[,;:.!?()]", text[tokens[j - 1].end() : tokens[j].start()])
+            else word_form(tokens[j].group())
+        )
+
     for i, token in enumerate(tokens):
-        if not token.group()[:1].isdigit():
+        if not token.group()[:1].isdigit() or token.group().casefold() in said:
             continue
-        suffix = token.group().lstrip("0123456789.,:").casefold()
+        suffix = token.group().lstrip("0123456789.").casefold()
         if suffix.isalpha() and suffix not in _MULTIPLIERS:
             counted.add(_MEASURE.get(suffix, suffix))
-        end, per = token.end(), False
-        for after in tokens[i + 1 : i + 4]:
-            between = text[end : after.start()]
-            if re.search(r"[,;:.!?()]", between) or after.group()[:1].isdigit():
-                break
-            form = word_form(after.group())
-            if form in _PER or "/" in between:
-                per = True
-            if form not in _NOT_COUNTED and form not in _PER:
-                counted.add(f"per {form}" if per else _MEASURE.get(form, stem(form)))
-            end = after.end()
+        j = i + 1
+        if word(j) and word(j) not in _NOT_COUNTED | _PER and "/" not in text[token.end() : tokens[j].start()]:
+            counted.add(_MEASURE.get(word(j), stem(word(j))))  # the unit: "3 customers", "24 hours"
+            j += 1
+        if word(j) in _PER and word(j + 1) and word(j + 1) not in _NOT_COUNTED:
+            counted.add(f"per {_MEASURE.get(word(j + 1), stem(word(j + 1)))}")  # "35 a month", "10k requests per day"
+        elif word(j) and "/" in text[tokens[j - 1].end() : tokens[j].start()]:
+            counted.add(f"per {_MEASURE.get(word(j), stem(word(j)))}")  # "25k/day"
     return frozenset(counted)
 
 
 def counts_alike(latest: str, told: str) -> bool:
     """Their numbers count the same thing, or one of them says not what ("the bakery opens at 7", "we open at 6:30
     now"; not "max upload size is 10MB", "uploads are failing for 3 customers now")."""
-    counted_latest, counted_told = _counted(latest), _counted(told)
+    counted_latest, counted_told = _counted(latest, told), _counted(told, latest)
     return not (counted_latest and counted_told) or bool(counted_latest & counted_told)
+
+
+def measures_alike(subject: str, latest: str, told: str, bare: bool = True) -> bool:
+    """Both statements give the thing a measure alike: values of one shape (a size, a clock time, money, a day...),
+    numbers counting the same thing ("35 a month", "42 a month"), or, if `bare`, numbers that count nothing said
+    ("listens on 9102", "is 9200 now"); not a name, not "400 students" after "starts at 8:15"."""
+    if _shapes(latest, subject) & _shapes(told, subject):
+        return True
+    counted_latest, counted_told = _counted(latest, told), _counted(told, latest)
+    if counted_latest or counted_told:
+        return bool(counted_latest & counted_told)
+    return bare and bool(re.search(r"\d", latest) and re.search(r"\d", told))
+
+
+def _shapes(text: str, subject: str) -> frozenset[str]:
+    """The shapes of a statement's values (statement.shapes_of), a cadence its subject is not named by included."""
+    return shapes_of(analyse(text)) | _cadence(text, key_parts(subject))
 
 
 def _kinds(text: str, thing: frozenset[str]) -> frozenset[str]:
@@ -361,8 +393,8 @@ def _same_key(
     """The replaced-only statement of the very subject a change gives a new value, though it names no value as
     replaced ("core hours are 10 to 4", then "core hours changed to 11-3"): the latest said before it by the same
     speaker, lacking the new value and holding one of its kind. Failing one, a statement whose key names the
-    change's thing and more, as `_fit` allows ("climbing club membership is 35 a month", then "climbing club went
-    up to 42 a month")."""
+    change's thing and more and that gives it a measure said alike (`_by_part_of_name`: "climbing club membership is
+    35 a month", then "climbing club went up to 42 a month")."""
     text, told = plain_text(change.fact), analyse(change.fact)
     if change.change_only or told.old or not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", text)):
         return None
@@ -373,7 +405,11 @@ def _same_key(
     found = _latest_replaced(change, maybe_keyed.get(key_stems(change.subject), []), thing, speaker, told)
     if found is None:
         rarest = min(thing, key=lambda w: (len(maybe.get(w, ())), w))
-        wider = [m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact)]
+        # an unsure statement is held to a measure said alike, not bare numbers ("the coffee machine on floor 3 is
+        # broken", then "the coffee now costs 2.50")
+        wider = [
+            m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact, False)
+        ]
         found = _latest_replaced(change, wider, thing, speaker, told)
     return found
 
@@ -437,10 +473,15 @@ def value_kinds_differ(subject_a: str, fact_a: str, subject_b: str, fact_b: str)
     return bool(kinds_a and kinds_b) and kinds_a.isdisjoint(kinds_b)
 
 
-def _when(kinds: frozenset[str]) -> frozenset[str]:
-    """Kinds with a day and a cadence as one: when something happens ("the first Monday", "quarterly")."""
+def _when(text: str, subject: str, other: str) -> frozenset[str]:
+    """The kinds of value a statement holds (`_kinds`), a day and a cadence as one: when something happens ("the
+    first Monday", "quarterly"); not a cadence its subject is named by ("the nightly export"), nor one the other
+    statement says too ("the weekly team lunch")."""
+    said_by_both = {word_form(t) for t in WORD.findall(other)} & CADENCE
+    kinds = _kinds(text, _thing(subject)) | _cadence(text, key_parts(subject) | said_by_both)
     return frozenset("when" if kind in ("calendar", "cadence") else kind for kind in kinds)
 
 
-def _cadence(text: str) -> frozenset[str]:
-    return frozenset({"cadence"}) if {word_form(t) for t in WORD.findall(text)} & CADENCE else frozenset()
+def _cadence(text: str, named_by: frozenset[str] = frozenset()) -> frozenset[str]:
+    said = {word_form(t) for t in WORD.findall(text)} & CADENCE
+    return frozenset({"cadence"}) if said - named_by else frozenset()
