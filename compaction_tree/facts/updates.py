@@ -360,7 +360,7 @@ def _vouched(
     old = told.old
     if not old or set.intersection(*(said.get(w, set()) for w in old)):
         return None  # names no value as replaced, or one a kept statement says: consolidation links the two
-    rarest = min(old, key=lambda w: (len(maybe.get(w, ())), w))
+    rarest = _rarest(old, maybe)
     speaker = speaker_of(change.fact)
     saying = [
         m
@@ -385,6 +385,11 @@ def _vouched(
     return chosen[-1] if chosen else None  # in the order said: the last is the latest
 
 
+def _rarest(words: frozenset[str], maybe: dict[str, list[FactCandidate]]) -> str:
+    """Of the words, the one fewest unsure statements say: the shortest list to look through."""
+    return min(words, key=lambda w: (len(maybe.get(w, ())), w))
+
+
 def _same_key(
     change: FactCandidate,
     maybe_keyed: dict[frozenset[str], list[FactCandidate]],
@@ -404,7 +409,7 @@ def _same_key(
     speaker = speaker_of(change.fact)
     found = _latest_replaced(change, maybe_keyed.get(key_stems(change.subject), []), thing, speaker, told)
     if found is None:
-        rarest = min(thing, key=lambda w: (len(maybe.get(w, ())), w))
+        rarest = _rarest(thing, maybe)
         # an unsure statement is held to a measure said alike, not bare numbers ("the coffee machine on floor 3 is
         # broken", then "the coffee now costs 2.50")
         wider = [
