@@ -36,6 +36,7 @@ a value that counts the same thing ("climbing club went up to 42 a month"); the 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -228,35 +229,34 @@ _MEASURE = {
 def _counted(text: str, other: str = "") -> frozenset[str]:
     """What a statement's numbers count, those the other statement also says left out: their unit, as a measure
     ("10MB", "30 minutes", "3 customers"), and what they are per ("35 a month", "10k requests per day", "25k/day")."""
-    counted: set[str] = set()
     said = {t.casefold() for t in WORD.findall(other)}
-    tokens = list(WORD.finditer(text))
-
-    def word(j: int) -> str:
-        """The form of token j when it goes on the clause of token j - 1 and is no number, else ""."""
-        if j >= len(tokens) or tokens[j].group()[:1].isdigit():
-            return ""
-        return (
-            ""
-            if re.search(r"[,;:.!?()]", text[tokens[j - 1].end() : tokens[j].start()])
-            else word_form(tokens[j].group())
-        )
-
+    tokens = [t.group() for t in WORD.finditer(text)]
+    gaps = [""] + [text[a.end() : b.start()] for a, b in itertools.pairwise(WORD.finditer(text))]
+    # the word each token is, when it goes on the clause before it and is no number
+    words = [
+        "" if t[:1].isdigit() or re.search(r"[,;:.!?()]", gap) else word_form(t)
+        for t, gap in zip(tokens, gaps, strict=True)
+    ] + ["", ""]
+    counted: set[str] = set()
     for i, token in enumerate(tokens):
-        if not token.group()[:1].isdigit() or token.group().casefold() in said:
+        if not token[:1].isdigit() or token.casefold() in said:
             continue
-        suffix = token.group().lstrip("0123456789.").casefold()
+        suffix = token.lstrip("0123456789.").casefold()
         if suffix.isalpha() and suffix not in _MULTIPLIERS:
-            counted.add(_MEASURE.get(suffix, suffix))
+            counted.add(_measure(suffix))
         j = i + 1
-        if word(j) and word(j) not in _NOT_COUNTED | _PER and "/" not in text[token.end() : tokens[j].start()]:
-            counted.add(_MEASURE.get(word(j), stem(word(j))))  # the unit: "3 customers", "24 hours"
+        if words[j] and words[j] not in _NOT_COUNTED | _PER and "/" not in gaps[j]:
+            counted.add(_measure(words[j]))  # the unit: "3 customers", "24 hours"
             j += 1
-        if word(j) in _PER and word(j + 1) and word(j + 1) not in _NOT_COUNTED:
-            counted.add(f"per {_MEASURE.get(word(j + 1), stem(word(j + 1)))}")  # "35 a month", "10k requests per day"
-        elif word(j) and "/" in text[tokens[j - 1].end() : tokens[j].start()]:
-            counted.add(f"per {_MEASURE.get(word(j), stem(word(j)))}")  # "25k/day"
+        if words[j] in _PER and words[j + 1] and words[j + 1] not in _NOT_COUNTED:
+            counted.add(f"per {_measure(words[j + 1])}")  # "35 a month", "10k requests per day"
+        elif words[j] and "/" in gaps[j]:
+            counted.add(f"per {_measure(words[j])}")  # "25k/day"
     return frozenset(counted)
+
+
+def _measure(unit: str) -> str:
+    return _MEASURE.get(unit, stem(unit))
 
 
 def counts_alike(latest: str, told: str) -> bool:
@@ -413,7 +413,9 @@ def _same_key(
         # an unsure statement is held to a measure said alike, not bare numbers ("the coffee machine on floor 3 is
         # broken", then "the coffee now costs 2.50")
         wider = [
-            m for m in maybe.get(rarest, ()) if _by_part_of_name(m.subject, m.fact, change.subject, change.fact, False)
+            m
+            for m in maybe.get(rarest, ())
+            if _by_part_of_name(m.subject, m.fact, change.subject, change.fact, bare=False)
         ]
         found = _latest_replaced(change, wider, thing, speaker, told)
     return found
