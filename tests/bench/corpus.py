@@ -58,7 +58,7 @@ Planted truth (``plant=True``, the default; ``plant=False`` gives the noise only
   that look like facts but are not durable are listed in ``meta["distractors"]`` (kinds:
   hypothetical, question, temporary, rejected) and are never PlantedFacts.
 
-Held-out split ("dev" vs "test")
+Held-out splits ("dev", "test", "fresh"): tune on dev and test, report fresh
   * Every planted template bank (fact statements, changes, corroborations, question wordings,
     multi-hop hops, leads, decoys, distractors) is split by index parity: dev uses the even
     entries, test the odd ones.  ``meta["templates"]`` records the key (``spec.bank.index``) of every planted
@@ -67,9 +67,16 @@ Held-out split ("dev" vs "test")
     teams, and every planted-only value pool (pet names, hotels, books, restaurants, surnames,
     gifts, cars, races, plants, flags, symptoms, fixes, blockers, causes, talks, evaluated
     tools, plans, allergens, documents, appointments, rooms, code names...).
-  * Shared by both splits: the noise templates (the background distribution), the technical
+  * Shared by all splits: the noise templates (the background distribution), the technical
     vocabulary (libraries, databases), dishes, relations, weekdays, roles and small value lists
     (times, versions, fact values such as hosting platforms or diets).
+  * "fresh" is held out from all tuning (dev and test have both been tuned on): it is the test
+    split (its entity pools and its half of every bank) except that every fact-bearing bank is
+    replaced by new wordings from tests/bench/corpus_fresh.py, written blind to the fact extractor:
+    the ``state``, ``change`` and ``again`` banks of every stable and change spec, and the ``state``
+    bank of every distractor.  Their keys are ``spec.fresh_bank.index`` (``hosting.fresh_change.1``).
+    Its random streams and chunk ids ("f" + seed) are its own, so its days and values differ from
+    test's too.
 
 meta
   generator, seed, split, days, chunks_per_day, start, tz, plant, stats (counts, chars, tokens
@@ -97,9 +104,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+try:  # imported as tests.bench.corpus
+    from .corpus_fresh import FRESH
+except ImportError:  # run as a script, or imported as "corpus" with tests/bench on sys.path
+    from corpus_fresh import FRESH
+
 GENERATOR_VERSION = "1"
 T = TypeVar("T")
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "fresh")
+# which half of every split bank and pool a split uses: dev the even entries, test and fresh the odd ones
+PARITY = {"dev": 0, "test": 1, "fresh": 1}
+FRESH_PREFIX = "fresh_"  # template keys of the fresh banks: "spec.fresh_bank.index"
 CATEGORIES = ("single-hop", "multi-hop", "temporal", "update", "paraphrase")
 PROBE_LABELS = ("present", "absent_clean", "absent_near")
 FACT_CATEGORIES = ("preference", "constraint", "decision", "domain_fact", "entity", "failure_pattern")
@@ -1595,7 +1610,8 @@ TOPICS_BY_DOMAIN: dict[str, tuple[_Topic, ...]] = {
 
 
 # ---------------------------------------------------------------- planted content
-# Every template bank below is split by index parity between dev (even) and test (odd).
+# Every template bank below is split by index parity between dev (even) and test (odd); split "fresh" takes
+# test's half, but the fact-bearing banks of the fact and distractor specs from corpus_fresh.FRESH instead.
 # Slots: "name": "pool" draws from an entity pool (with replacement), "name": "@pool" draws a
 # planted-only value without replacement (each value is used once per corpus); "a+b" unpacks a pair.
 
@@ -3402,14 +3418,16 @@ class Vocabulary:
 
 
 def _half(seq: list[Any] | tuple[Any, ...], split: str) -> list[Any]:
-    return list(seq[SPLITS.index(split) :: 2])
+    return list(seq[PARITY[split] :: 2])
 
 
 def template_text(key: str) -> str:
-    """The template behind a key from meta["templates"] ("spec.bank.index")."""
+    """The template behind a key from meta["templates"] ("spec.bank.index", or "spec.fresh_bank.index")."""
     spec_key, bank, index = key.rsplit(".", 2)
     spec = SPECS_BY_KEY[spec_key]
-    if bank.startswith("hop"):
+    if bank.startswith(FRESH_PREFIX):
+        templates = FRESH[spec_key][bank.removeprefix(FRESH_PREFIX)]
+    elif bank.startswith("hop"):
         templates = spec.hops[int(bank[3:])]
     else:
         templates = getattr(spec, bank)
@@ -3481,7 +3499,9 @@ class _Builder:
         self.seed, self.days, self.lo, self.hi = seed, days, lo, hi
         self.start, self.split = start, split
         self.zone = ZoneInfo(tz)
-        self.half = SPLITS.index(split)
+        self.half = PARITY[split]
+        # split "fresh": banks replaced by new wordings, by spec key and bank name
+        self.fresh: dict[str, dict[str, tuple[str, ...]]] = FRESH if split == "fresh" else {}
         self.prefix = f"{split[0]}{seed}"
         base = f"memtree-corpus/{GENERATOR_VERSION}/{seed}/{split}"
         self.nrng = random.Random(base + "/noise")
@@ -3873,6 +3893,10 @@ class _Planter:
         tl[at:at] = turns
 
     def render(self, spec: _Spec, bank: str, vals: dict[str, Any]) -> tuple[str, str]:
+        fresh = self.b.fresh.get(spec.key, {}).get(bank)
+        if fresh:
+            index = int(self.rnd() * len(fresh))
+            return fresh[index].format_map(vals), f"{spec.key}.{FRESH_PREFIX}{bank}.{index}"
         templates = spec.hops[int(bank[3:])] if bank.startswith("hop") else getattr(spec, bank)
         index = self.b.half + 2 * int(self.rnd() * ((len(templates) - self.b.half + 1) // 2))
         return templates[index].format_map(vals), f"{spec.key}.{bank}.{index}"
@@ -4185,7 +4209,7 @@ def build_probes(
     variants = [t for t in present if not any(_exact(index.raw[i], t) for i in index.chunks_mentioning(t))]
 
     # absent: never mentioned; clean shares nothing with the corpus, near shares a word
-    other = SPLITS[1 - builder.half]
+    other = ("dev", "test")[1 - builder.half]
     clean_candidates = list(ABSENT_CLEAN_CANDIDATES)
     clean_candidates += _half(PEOPLE, other) + _half(KIDS, other) + _half(CITIES, other)
     clean = sample([t for t in clean_candidates if ok_shape(t) and vocab.unrelated(t) and index.absent(t)], n)

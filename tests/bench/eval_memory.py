@@ -3,6 +3,7 @@
 Run:
   .venv/bin/python tests/bench/eval_memory.py                  # held-out synthetic corpora (split=test)
   .venv/bin/python tests/bench/eval_memory.py --split dev      # the corpora memtree may be tuned on
+  .venv/bin/python tests/bench/eval_memory.py --split fresh    # test's, with the fact statements reworded
   .venv/bin/python tests/bench/eval_memory.py --locomo ../shared/datasets/locomo-dev.json
   .venv/bin/python tests/bench/eval_memory.py --scale 100000   # ROOT.md tokens and recall latency at 100K chunks
 
@@ -302,7 +303,7 @@ def recall_table(results: Results) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="test", choices=("dev", "test"))
+    parser.add_argument("--split", default="test", choices=("dev", "test", "fresh"))
     parser.add_argument("--seeds", default="2,4", help="comma-separated corpus seeds (default 2,4)")
     parser.add_argument("--days", type=int, default=90)
     parser.add_argument("--locomo", type=Path, help="a LoCoMo-format JSON file instead of the synthetic corpora")

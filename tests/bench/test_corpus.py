@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import string
 import subprocess
 import sys
 import time
@@ -33,6 +34,11 @@ def dev() -> corpus.Corpus:
 @pytest.fixture(scope="module")
 def held_out() -> corpus.Corpus:
     return corpus.generate(1, split="test")
+
+
+@pytest.fixture(scope="module")
+def fresh() -> corpus.Corpus:
+    return corpus.generate(1, split="fresh")
 
 
 def dump(c: corpus.Corpus) -> str:
@@ -271,9 +277,113 @@ def test_dev_and_test_use_disjoint_templates_and_entities(dev: corpus.Corpus, he
     dev_words = {w for line in lines_of(dev) for w in WORD.findall(line)}
     test_words = {w for line in lines_of(held_out) for w in WORD.findall(line)}
     for pool in (corpus.PEOPLE, corpus.KIDS, corpus.PROJECTS):
-        dev_half, test_half = (set(v.lower() for v in corpus._half(pool, s)) for s in corpus.SPLITS)
+        dev_half, test_half = (set(v.lower() for v in corpus._half(pool, s)) for s in ("dev", "test"))
         assert not dev_half & test_half
         assert not test_half & dev_words and not dev_half & test_words
+
+
+# ---------------------------------------------------------------- the fresh split
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def _fills(spec: corpus._Spec, bank: str) -> set[str]:
+    """The slots the generator fills for one bank of a spec."""
+    names = {part for slot, _ in spec.slots for part in slot.split("+")}
+    if spec.kind != "distractor":
+        names.add("v")
+    if bank == "change":
+        names.add("old")
+    return names
+
+
+def _planted_banks(spec: corpus._Spec) -> list[str]:
+    return ["state"] if spec.kind == "distractor" else [b for b in ("state", "change", "again") if getattr(spec, b)]
+
+
+FACT_AND_DISTRACTOR_SPECS = [
+    s for s in corpus.ALL_SPECS if (s.kind in ("stable", "change") and s.category) or s.kind == "distractor"
+]
+
+
+def test_fresh_banks_replace_every_fact_bank_with_as_many_templates_and_the_same_slots() -> None:
+    assert len(FACT_AND_DISTRACTOR_SPECS) == 42
+    assert set(corpus.FRESH) == {s.key for s in FACT_AND_DISTRACTOR_SPECS}
+    for spec in FACT_AND_DISTRACTOR_SPECS:
+        banks = corpus.FRESH[spec.key]
+        assert sorted(banks) == sorted(_planted_banks(spec)), spec.key
+        for bank, templates in banks.items():
+            old = getattr(spec, bank)
+            assert len(templates) == len(old[1::2]), (spec.key, bank)
+            # the conventions of the bank: the slots all its templates name, and no slot none of them names
+            always = set.intersection(*(_fields(t) for t in old))
+            ever = set.union(*(_fields(t) for t in old))
+            for template in templates:
+                assert always <= _fields(template) <= ever, (spec.key, bank, template)
+                assert _fields(template) <= _fills(spec, bank), (spec.key, bank, template)
+                filled = template.format_map({name: f"<{name}>" for name in _fills(spec, bank)})
+                assert not re.search(r"[{}]", filled), (spec.key, bank, template)
+
+
+def test_fresh_fact_sentences_are_new_wordings() -> None:
+    def canon(text: str) -> str:
+        return " ".join(WORD.findall(text.casefold()))
+
+    banks = [b for b in corpus.SPLIT_BANKS if not b.startswith("hop")]
+    known = {canon(t) for s in corpus.ALL_SPECS for b in banks for t in getattr(s, b)}
+    known |= {canon(t) for s in corpus.ALL_SPECS for hop in s.hops for t in hop}
+    fresh = [t for banks_ in corpus.FRESH.values() for templates in banks_.values() for t in templates]
+    assert len(fresh) == 34 * 3 + 40 * 2 + 15
+    assert len({canon(t) for t in fresh}) == len(fresh)
+    assert not {canon(t) for t in fresh} & known
+
+
+def test_fresh_is_the_test_split_with_the_fresh_banks(fresh: corpus.Corpus, held_out: corpus.Corpus) -> None:
+    assert fresh.meta["split"] == "fresh"
+    assert all(c["id"].startswith("f1-") for c in fresh.chunks)
+    assert fresh.chunks != held_out.chunks  # seeded by its own name
+    for pool in corpus.SPLIT_POOLS.values():
+        assert corpus._half(pool, "fresh") == corpus._half(pool, "test")
+    templates = fresh.meta["templates"]
+    chunk_keys = set(templates["chunks"].values())
+    replaced = {(s.key, b) for s in FACT_AND_DISTRACTOR_SPECS for b in _planted_banks(s)}
+    used = set()
+    for key in chunk_keys | set(templates["questions"].values()):
+        spec, bank, index = key.rsplit(".", 2)
+        if bank.startswith(corpus.FRESH_PREFIX):
+            bank = bank.removeprefix(corpus.FRESH_PREFIX)
+            assert (spec, bank) in replaced, key
+            assert corpus.template_text(key) == corpus.FRESH[spec][bank][int(index)]
+            used.add(bank)
+        else:  # everything else is the test split's half
+            assert (spec, bank) not in replaced and int(index) % 2 == 1 and bank in corpus.SPLIT_BANKS, key
+    assert used == {"state", "change", "again"}
+    by_id = {c["id"]: c for c in fresh.chunks}
+    for chunk in templates["chunks"]:  # every slot filled
+        assert not re.search(r"\{[A-Za-z_0-9]*\}", by_id[chunk]["text"]), by_id[chunk]["text"]
+    stated = {i for f in fresh.facts for i in f.stated_in}
+    assert all(corpus.FRESH_PREFIX in templates["chunks"][i] for i in stated)
+    assert all(corpus.FRESH_PREFIX in templates["chunks"][d["chunk"]] for d in fresh.meta["distractors"])
+
+
+def test_fresh_keeps_the_invariants_of_the_dev_corpus(fresh: corpus.Corpus) -> None:
+    for check in (
+        test_chunks_follow_the_jsonl_contract,
+        test_questions_have_exact_evidence,
+        test_questions_do_not_copy_their_evidence,
+        test_update_questions_point_at_the_latest_value,
+        test_probe_labels_hold_in_the_text,
+        test_facts_and_their_changes,
+    ):
+        check(fresh)
+
+
+def test_script_takes_split_fresh(tmp_path: Path) -> None:
+    assert corpus.main(["--seed", "3", "--days", "10", "--split", "fresh", "--out", str(tmp_path)]) == 0
+    lines = (tmp_path / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == corpus.generate(3, days=10, split="fresh").chunks
 
 
 # ---------------------------------------------------------------- BM25 baseline
