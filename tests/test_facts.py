@@ -79,6 +79,13 @@ def only(outcome_facts: Any, subject: str) -> Fact:
         ("the nightly export keeps failing because the S3 credentials expire", "failure_pattern", None),
         ("we switched Atlas from Heroku to Fly.io", "decision", "atlas"),
         ("no more cortado for me, it's flat white now", "preference", None),
+        # what was decided on, and the side of it the value names (a hyphen in a name is no dash)
+        ("decision on catalog-api: Postgres for persistence", "decision", "catalog_api_datastore"),
+        ("decision on Kestrel: we host on Fly.io", "decision", "kestrel_host"),
+        ("what I want this year is a sub-2-hour half marathon", "preference", "goal"),  # opens like a question
+        ("the ledger deploy failed again: the migration lock times out, as usual", "failure_pattern", None),
+        ("Paloma takes over catalog-api from Jonas", "decision", "catalog_api_owner"),
+        ("fyi new habit: oat flat white instead of cappuccino", "decision", "habit"),  # "fyi" is chatter, no topic
     ],
 )
 def test_cues_find_durable_facts(sentence: str, category: str, subject: str | None) -> None:
@@ -107,6 +114,10 @@ def test_cues_find_durable_facts(sentence: str, category: str, subject: str | No
         "the app uses too much memory",  # names nothing in particular
         "Hugo wants to join the book club",
         "ok thanks",
+        "what I want is for you to fix this",  # a request
+        "what we should do about the flaky tests is unclear",
+        "the build failed again, ugh",  # says no cause
+        "deploy failed again: ugh",
     ],
 )
 def test_cues_skip_what_is_not_a_durable_fact(sentence: str) -> None:

@@ -328,6 +328,56 @@ def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_histo
     assert fact.history[0].why == "superseded: recency"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a change told in passing, found by the value it replaces alone: the known key names a side, no thing
+        (
+            "my goal is now a first marathon in the autumn, not a sub-2-hour half marathon",
+            "new plan: running 30 km a week instead of a first marathon in the autumn",
+        ),
+        # the value replaced is said with its thing's name ("mypy 4.18"): the value is what is left of it
+        ("mypy is pinned at 4.18 in the lockfile", "we moved from mypy 4.18 to 4.19"),
+        # "new habit: ..." is the speaker's own, "my" left out
+        ("from now on my order is a cappuccino, not cortado", "new habit: oat flat white instead of cappuccino"),
+        # what is replaced, said in brackets or after "was"
+        ("I like TypeScript examples", "new preference: code before explanations (not TypeScript examples)"),
+        ("rule for Tern: no deploys past noon on a Friday", "the Friday deploy cutoff for Tern is now 3pm, was noon"),
+        ("please don't ship Falcon after 2pm on Friday", "no Falcon deploys after noon on Fridays (instead of 2pm)"),
+        # the holder of a post, said in another clause than its verb's ("they own it")
+        ("talk to Jonas about catalog-api, they own it", "Paloma takes over catalog-api from Jonas"),
+        ("decision on catalog-api: Postgres for persistence", "migrated catalog-api off Postgres, it's on MySQL now"),
+        (
+            "what I want this year is a sub-2-hour half marathon",
+            "my goal is now a first marathon in the autumn, not a sub-2-hour half marathon",
+        ),
+        (
+            "the payout-worker deploy failed again: a feature flag lookup fails on startup, as usual",
+            "correction on payout-worker: deploys fail because the old pods take too long to drain, not because a "
+            "feature flag lookup fails on startup",
+        ),
+    ],
+)
+def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement_history(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
+def test_a_kept_statement_saying_the_value_of_another_thing_does_not_keep_the_unsure_one_from_history() -> None:
+    outcome = consolidate(
+        [
+            told("2026-01-05", "a", "talk to Signe about session-broker, they own it"),
+            told("2026-02-02", "b", "November 18 is Signe's birthday"),
+            told("2026-03-02", "c", "Amara takes over session-broker from Signe"),
+        ]
+    )
+    assert sorted((f.current.sources, [v.sources for v in f.history]) for f in outcome.facts) == [
+        (("b",), []),
+        (("c",), [("a",)]),
+    ]
+
+
 def test_only_the_latest_statement_saying_the_value_is_history_and_only_when_none_kept_says_it() -> None:
     outcome = consolidate(
         [

@@ -212,16 +212,19 @@ def _subject_names(subject: str, names: frozenset[str]) -> frozenset[str]:
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
+_OWN_NEW = re.compile(r"^new\s+[\w-]+\s*:", re.IGNORECASE)  # "new habit: ...": the speaker's own, the "my" left out
 
 
 def _own_change(a: _Claim, b: _Claim) -> bool:
     """b is the speaker's own change of what a, also the speaker's own, says ("it's a flat white for me now, not
-    the iced latte" after "usually I order an iced latte"): nothing else names what it is about."""
+    the iced latte" after "usually I order an iced latte"; "new habit: oat flat white instead of cappuccino" after
+    "my order is a cappuccino"): nothing else names what it is about."""
+    told = plain_text(b.fact)
     return (
         bool(b.info.old)
         and b.info.old <= a.info.words
         and bool(_FIRST_PERSON.search(plain_text(a.fact)))
-        and bool(_FIRST_PERSON.search(plain_text(b.fact)))
+        and bool(_FIRST_PERSON.search(told) or _OWN_NEW.match(told))
     )
 
 

@@ -137,6 +137,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("fails-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:fails?|failed|breaks?|broke|crashes|crashed|flakes?|flaked|times? out|errors? out|goes down|"
      r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time)\s+)?(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
+    # "the payout-worker deploy failed again: a flag lookup fails on startup, as usual": the cause it keeps having
+    ("failed-again", "failure_pattern", 0.8, "any", "failure",
+     r"^(?:the\s+|our\s+)?(?P<s>[^,;:]+?)\s+(?:failed|broke|crashed|died|went red)\s+again\s*(?::|—|\s-)\s*"
+     r"(?P<v>[^,;\s]+\s[^,;]+?)(?:,?\s+(?:as usual|as always|like always|same as always|same as last time))?$"),
     ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
      r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
@@ -266,7 +270,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi(?:'m|\s+am|'ve been|\s+have been|\s+went|\s+became|'ve gone|\s+have gone|\s+turned)\s+"
      r"(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+|completely\s+)?(?P<v>" + _DIETS + r")\b"),
     ("aiming-for", "preference", 0.7, "user", "goal",
-     r"\b(?:this year i want to|i'?m training for|i'?m aiming for|my goal is to|i want to finally)\s+(?P<v>.+)"),
+     r"\b(?:this year i want to|i'?m training for|i'?m aiming for|my goal is to|i want to finally|"
+     r"what i(?:'m|\s+am)?\s+(?:want|aiming for|after|going for)\s+(?:by the end of\s+)?(?:this|the)\s+"
+     r"(?:year|season|spring|summer|autumn|fall|winter)\s+is)\s+(?P<v>.+)"),
     ("give-me-please", "preference", 0.75, "user", "",
      r"^(?:please\s+)?(?P<v>(?:give|show|send|write|answer|reply|keep|tell)\s+(?:me|it)\b.+?),?\s+please$"),
     ("i-am-a-person", "preference", 0.75, "user", "",
@@ -635,7 +641,8 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bhard\s+(?:stop|limit|cap|deadline|cutoff)\b\s*(?:at|of|is|:)?\s*(?P<v>.+)"),
     ("broad-decided", "decision", 0.75, "user", "",
      r"^(?:(?:the\s+)?(?P<s>[\w -]{2,30}?)\s+(?:voted|decided|agreed)\s*:\s*|"
-     r"(?:decided|decision|final (?:call|decision)|settled|agreed)\b[^:]{0,40}?[:,—-]+\s*)"
+     r"(?:decided|decision|final (?:call|decision)|settled|agreed)\b"
+     r"(?:\s+(?:on|for|about)\s+(?P<on>[\w.-]+(?:\s+[\w.-]+)?)\s*(?=:))?[^:]{0,40}?(?:[:,—]|(?<!\w)-)+\s*)"
      r"(?P<v>(?!.*\b(?:too|as well|also)\W*$).+)"
      r"|^(?P<v2>" + _NAME + r")\s+it is\b"
      r"|^(?P<s3>.+?)\s+(?:is|are)\s+(?:locked in|confirmed|signed off|finali[sz]ed)\s+(?:for|as|at)\s+(?P<v3>.+)"

@@ -41,6 +41,7 @@ from .gates import (
     HABIT,
     HEDGE,
     ONE_OFF,
+    PREAMBLE,
     RECURRING,
     ROUTINE,
     STATIVE,
@@ -68,7 +69,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-7"
+EXTRACTOR_VERSION = "cues-8"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -192,6 +193,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
         subject = _REASON_TAIL.sub("", split.group("s")) if split else ""
         if verb and not for_split and subject:
             subject += " " + verb.group("verb")
+    if groups.get("on"):  # "decision on catalog-api: Postgres for persistence": what was decided on, that side of it
+        subject = f"{groups['on']} {subject}".strip()
     return subject
 
 
@@ -248,7 +251,7 @@ _REASON_TAIL = re.compile(r"\s+(?:because|since|as|so that|now that|after)\b.*$"
 
 def topic_of(sentence: str) -> str:
     """The label a note starts with ("Postgres: ...", "On-call: ..."), when it names a topic."""
-    match = _LABEL.match(" ".join(sentence.split()))
+    match = _LABEL.match(PREAMBLE.sub("", " ".join(sentence.split())))  # "fyi new habit: ..." is about a habit
     if match is None:
         return ""
     label = match.group("label").strip()
@@ -777,6 +780,7 @@ def _library_key(value: str) -> str:
 
 
 _POST = re.compile(r"(?:the\s+|our\s+)?(?:new\s+)?" + POST, re.IGNORECASE)
+_TAKES_OVER = re.compile(r"\b(?:took|takes|taken|taking)\s+over\s+(?!as\b)", re.IGNORECASE)
 
 
 def change_key(text: str, change: Change, topic: str = "") -> str:
@@ -784,6 +788,8 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     post = _POST.fullmatch(change.subject)
     if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
         return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
+    if change.subject and _TAKES_OVER.search(text, change.start):  # "Paloma takes over catalog-api from Jonas"
+        return subject_key(change.subject, aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
     drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]

@@ -72,6 +72,11 @@ _CHANGE_FORMS = (
     r"\bwas\s+(?P<o>[^,;]+?)[,;]\s+(?:now|it'?s|is)\s+(?P<v>.+)",
     r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b|$)\s*(?P<v>.*)",
     r"\b(?P<v>(?:[^,;:]|(?<=\d):(?=\d))+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
+    # "code before explanations (not TypeScript examples)": what is replaced, said in brackets
+    r"(?P<v>[^,;:(]+?)\s*\((?:and\s+|so\s+)?(?:not|instead of|rather than|no longer)\s+(?P<o>[^)]+)\)",
+    # "the cutoff is now 3pm, was noon"
+    r"\bnow\s+(?:at\s+|on\s+|in\s+)?(?P<v>[^,;]+?)[,;]\s+(?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+"
+    r"(?P<o>[^,;]+?)$",
     r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
@@ -91,7 +96,7 @@ _CHANGE_FORMS = (
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
-    r"(?:\b(?P<v>" + _NAME + r")\s+)?\btook over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
+    r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|takes|has taken|is taking)\s+over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # changes that do not say what they replace
     # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
@@ -138,6 +143,7 @@ _CHANGE_FORMS = (
 # fmt: on
 CHANGE_PATTERNS = tuple(re.compile(form, re.IGNORECASE) for form in _CHANGE_FORMS)
 _CONTRAST = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r",\s+not\s+"))
+_BRACKETED = next(p for p in CHANGE_PATTERNS if p.pattern.startswith(r"(?P<v>[^,;:(]+?)\s*\("))
 # the new value of a change that does not say "to Y": "X is out, Atlas now builds on Y", "going for Y"
 NEW_VALUE = re.compile(
     r"\bnow\s+(?:\w+\s+){0,2}?(?:on|in|to|at|with|uses?|using|is|are)\s+(?P<v>[^,;]+)"
@@ -289,8 +295,10 @@ def change_of(text: str) -> Change | None:
         match = pattern.search(text)
         if match is not None:
             groups = match.groupdict()
-            new = groups.get("v") or ""
-            if "instead of" in match.group(0):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
+            new = (groups.get("v") or "").strip()
+            if (
+                "instead of" in match.group(0) and pattern is not _BRACKETED
+            ):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
                 new = _LAST_PHRASE.sub("", new)
             old = groups.get("o") or ""
             contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
@@ -355,9 +363,14 @@ def _counted(token: str) -> bool:
 
 def _name_start(token: str) -> bool:
     """A sentence's capitalized first word names something unless it looks ordinary ("Bumped", "Dropping") or
-    names a side of things ("Retention got extended to 180 days")."""
+    names a side of things ("Retention got extended to 180 days", "Rule for Tern: ...")."""
     form = word_form(token)
-    return not is_generic(form) and not form.endswith(("ed", "ing", "ly")) and form not in ASPECT_OF
+    return (
+        not is_generic(form)
+        and not form.endswith(("ed", "ing", "ly"))
+        and form not in ASPECT_OF
+        and form not in WEAK_ASPECTS  # "Rule for Tern: ..."
+    )
 
 
 def names_of(text: str) -> tuple[frozenset[str], frozenset[str]]:

@@ -148,12 +148,14 @@ def _by_part_of_name(subject: str, latest: str, own_key: str, told: str, bare: b
     return not says_whose(own_key, latest) and measures_alike(subject, latest, told, bare)
 
 
-def _ended(latest: str, told: str, told_info: Analysis) -> bool:
+def _ended(latest: str, thing: frozenset[str], told: str, told_info: Analysis) -> bool:
     """The told change says the known statement's value ended: a name of it ("since Okafor retired"), or the value
     it names as replaced, when that is what the known statement says of its subject ("we moved off LaunchDarkly
-    onto Flagsmith" after "feature flags are managed in LaunchDarkly")."""
+    onto Flagsmith" after "feature flags are managed in LaunchDarkly"), the words of the subject's thing aside ("we
+    moved from mypy 4.18 to 4.19" after "mypy is pinned at 4.18")."""
     old = told_info.old
-    if old and any(is_specific(w) for w in old) and old <= analyse(latest).words and _holds_as_value(latest, old):
+    value = (old - thing) or old  # all of it for a key named by its value ("shop_freshway")
+    if value and any(is_specific(w) for w in value) and old <= analyse(latest).words and _holds_as_value(latest, value):
         return True
     return _ended_name(latest, told)
 
@@ -183,7 +185,8 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     told_info = analyse(told)
     whole = bool(thing) and thing <= told_info.words
     part = not whole and bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
-    if not (whole or part or (not own_key and _ended(latest, told, told_info))):
+    ended = not own_key and _ended(latest, thing, told, told_info)
+    if not (whole or part or ended):
         return None
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
@@ -206,7 +209,8 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     # assisted living place")
     said_sides = not key_sides and bool(_sides(latest, verbs=True) & _sides(told, verbs=True))
     if not (
-        key_sides & told_sides
+        ended  # it says what it replaces: no side need say what it is about
+        or key_sides & told_sides
         or said_sides
         or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
     ):
@@ -326,10 +330,10 @@ def anchor(ordered: Iterable[FactCandidate]) -> list[tuple[FactCandidate, bool]]
             continue
         target = None
         if c.change_only or (c.subject not in keys and TOLD_CHANGE.search(plain_text(c.fact))):
-            target = _target(c, by_word)
+            target = _target(c, by_word, said, out)
         vouched = None
         if target is None:
-            vouched = _vouched(c, maybe, said) or (None if c.subject in keys else _same_key(c, maybe_keyed, maybe))
+            vouched = _vouched(c, maybe, said, out) or (None if c.subject in keys else _same_key(c, maybe_keyed, maybe))
         if vouched is not None:
             # one subject for both: the change's, or for a change told in passing (keyed by its words alone) the
             # statement's
@@ -349,17 +353,25 @@ _PRONOUN_FIRST = re.compile(r"^(?:i|we|they|you|my|our|their|your)\b", re.IGNORE
 
 
 def _vouched(
-    change: FactCandidate, maybe: dict[str, list[FactCandidate]], said: dict[str, set[int]]
+    change: FactCandidate,
+    maybe: dict[str, list[FactCandidate]],
+    said: dict[str, set[int]],
+    kept: list[tuple[FactCandidate, bool]],
 ) -> FactCandidate | None:
     """The replaced-only statement a change names the value of as replaced ("we moved logging off papertrail"
-    after "logs go to papertrail"), when no statement kept says that value: the latest said before the change,
-    by the same speaker, holding the value as its value (not "Kubernetes is a pain to debug"), about what the
-    change is about if one is ("access tokens 10 minutes instead of 15" after "15 min access tokens"), or else
-    saying a value no number or common word is ("black")."""
+    after "logs go to papertrail"), when no statement kept says that value of the change's thing ("Signe's birthday
+    is November 18" says nothing of who owns session-broker): the latest said before the change, by the same
+    speaker, holding the value as its value (not "Kubernetes is a pain to debug"), about what the change is about if
+    one is ("access tokens 10 minutes instead of 15" after "15 min access tokens"), or else saying a value no number
+    or common word is ("black")."""
     told = analyse(change.fact)
     old = told.old
-    if not old or set.intersection(*(said.get(w, set()) for w in old)):
-        return None  # names no value as replaced, or one a kept statement says: consolidation links the two
+    if not old:
+        return None
+    thing = _thing(change.subject) - old
+    for position in set.intersection(*(said.get(w, set()) for w in old)):
+        if not thing or thing & analyse(kept[position - 1][0].fact).words:
+            return None  # a kept statement says the value, of the change's thing: consolidation links the two
     rarest = _rarest(old, maybe)
     speaker = speaker_of(change.fact)
     saying = [
@@ -442,27 +454,37 @@ def _latest_replaced(
 
 def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
     """The value is what the statement says of its subject, not the subject ("we format with black", "logs go to
-    papertrail"; not "Marketing is key"): it is not said before the statement's verb, unless its subject is
-    who speaks, or it has no verb."""
+    papertrail", "talk to Jonas about catalog-api, they own it"; not "Marketing is key"): it is not said before the
+    verb in its clause, unless the statement's subject is who speaks, or it has no verb."""
     text = plain_text(statement)
     if _PRONOUN_FIRST.match(text):
         return True
     verb = STATIVE.search(text) or ROUTINE.search(text) or HABIT.search(text)
     if verb is None:
         return True  # a note ("15 min access tokens, 30 days refresh"): no telling its subject from its values
-    return not {stem(word_form(t)) for t in WORD.findall(text[: verb.start()])} & value
+    clause = re.split(r"[,;:]", text[: verb.start()])[-1]  # "talk to Jonas about catalog-api, they own it"
+    return not {stem(word_form(t)) for t in WORD.findall(clause)} & value
 
 
-def _target(change: FactCandidate, by_word: dict[str, list[tuple[int, FactCandidate]]]) -> FactCandidate | None:
-    """The latest statement of the known subject a change fits best, if one fits better than any other."""
+def _target(
+    change: FactCandidate,
+    by_word: dict[str, list[tuple[int, FactCandidate]]],
+    said: dict[str, set[int]],
+    kept: list[tuple[FactCandidate, bool]],
+) -> FactCandidate | None:
+    """The latest statement of the known subject a change fits best, if one fits better than any other: found by a
+    word of its thing or a name, or, for a change told in passing, by the value it names as replaced ("new plan: 30
+    km a week instead of a first marathon" after "my goal is a first marathon")."""
     info = analyse(change.fact)
     if not change.change_only and info.old:
         return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
+    found = [pc for word in sorted(info.words & by_word.keys()) for pc in by_word[word]]
+    if change.change_only and info.old:
+        found += [(p, kept[p - 1][0]) for p in sorted(set.intersection(*(said.get(w, set()) for w in info.old)))]
     latest: dict[str, tuple[int, FactCandidate]] = {}  # subject -> its last statement before the change
-    for word in sorted(info.words & by_word.keys()):
-        for position, c in by_word[word]:
-            if c.valid_from < change.valid_from and position >= latest.get(c.subject, (-1, c))[0]:
-                latest[c.subject] = (position, c)
+    for position, c in found:
+        if c.valid_from < change.valid_from and position >= latest.get(c.subject, (-1, c))[0]:
+            latest[c.subject] = (position, c)
     own_key = "" if change.change_only else change.subject
     fits = sorted(
         ((fit, subject) for subject, (_, c) in latest.items() if (fit := _fit(subject, c.fact, change.fact, own_key))),
