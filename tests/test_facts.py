@@ -86,6 +86,15 @@ def only(outcome_facts: Any, subject: str) -> Fact:
         ("the ledger deploy failed again: the migration lock times out, as usual", "failure_pattern", None),
         ("Paloma takes over catalog-api from Jonas", "decision", "catalog_api_owner"),
         ("fyi new habit: oat flat white instead of cappuccino", "decision", "habit"),  # "fyi" is chatter, no topic
+        ("Gideon said they work best with pairing on tricky bugs", "entity", "gideon_preference"),
+        ("Nikhil mentioned preferring Slack over email", "entity", "nikhil_preference"),
+        ("Joaquin is the person to talk to at Vantage Realty", "entity", "vantage_realty_contact"),
+        ("Meridian Foods assigned Marcus as our point person", "entity", "meridian_foods_contact"),
+        ("test_parse_invoice fails randomly because it leaves temp files behind", "failure_pattern", None),
+        ("we can't go over $2,500 for the kitchen renovation", "constraint", "kitchen_renovation_budget"),
+        ("contractually, Acme Logistics data can never leave Switzerland", "constraint", "acme_logistics_data"),
+        ("we must keep Lumen Retail data inside Canada", "constraint", "lumen_retail_data"),
+        ("The recurring failure in the backup cron comes down to this: the disk fills up.", "failure_pattern", None),
     ],
 )
 def test_cues_find_durable_facts(sentence: str, category: str, subject: str | None) -> None:
@@ -118,6 +127,7 @@ def test_cues_find_durable_facts(sentence: str, category: str, subject: str | No
         "what we should do about the flaky tests is unclear",
         "the build failed again, ugh",  # says no cause
         "deploy failed again: ugh",
+        "Gideon said they were running late",
     ],
 )
 def test_cues_skip_what_is_not_a_durable_fact(sentence: str) -> None:

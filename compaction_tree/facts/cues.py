@@ -136,7 +136,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|if)\s+(?P<v>.+)"),
     ("fails-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:fails?|failed|breaks?|broke|crashes|crashed|flakes?|flaked|times? out|errors? out|goes down|"
-     r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time)\s+)?(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
+     r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time|randomly|intermittently|sometimes|occasionally)\s+)?"
+     r"(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
     # "the payout-worker deploy failed again: a flag lookup fails on startup, as usual": the cause it keeps having
     ("failed-again", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+|our\s+)?(?P<s>[^,;:]+?)\s+(?:failed|broke|crashed|died|went red)\s+again\s*(?::|—|\s-)\s*"
@@ -152,6 +153,13 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:figured out|found out|found|worked out|learned|turns out|it turns out|root[- ]caused)\s+(?:why|that)\s+"
      r"(?P<s>.+?)\s+(?:(?:is|are|was|were|keeps?|kept)\s+(?:flaky|failing|broken|breaking|crashing|timing out|slow)"
      r"|(?:flakes|fails|breaks|crashes|times out|dies))\s*[:,;-]+\s*(?P<v>.+)"),
+    # "the recurring failure in the backup cron comes down to this: ...", "same pattern every time: X, and then
+    # the batch falls over"
+    ("recurring-failure-in", "failure_pattern", 0.8, "any", "failure",
+     r"\b(?:the\s+)?recurring (?:failure|issue|problem)\s+(?:in|with|of)\s+(?P<s>.+?)\s+(?:comes down to|is)"
+     r"(?:\s+this)?\s*[:,-]+\s*(?P<v>.+)"
+     r"|\bsame pattern every time\s*:\s*(?P<v2>.+?),?\s+and then\s+(?P<s2>.+?)\s+(?:falls over|fails|breaks|crashes|"
+     r"dies|goes down)\b"),
     ("pattern-with", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
      r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
@@ -369,6 +377,15 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\bi\s+(?:eat|drink|don'?t eat|don'?t drink|avoid|only eat|only drink|follow)\s+(?P<v>[\w -]+?)(?:,|\s+so\b|$)"),
     ("for-x-please", "preference", 0.7, "user", "", r"^for\s+(?P<s>[\w -]{3,30}?),\s+(?P<v>.+?)\s+please\b"),
     # constraints
+    ("cant-go-over-for", "constraint", 0.8, "user", "budget",
+     r"\b(?:we|i)\s+(?:can'?t|cannot|mustn'?t|must not|shouldn'?t)\s+(?:go over|spend more than|exceed)\s+"
+     r"(?P<v>\$?[\d,.]+k?(?:\s*(?:dollars|euros|pounds|eur|usd|gbp))?)\s+(?:on|for)\s+(?P<s>.+)"),
+    # "contractually, Acme data can never leave the EU", "we must keep Acme data inside Canada"
+    ("data-stays", "constraint", 0.8, "user", "",
+     r"^(?:(?:contractually|legally),?\s+)?(?P<s>[^,;]+?\bdata)\s+(?:can|may|must|should)\s*(?:never|not|n'?t)\s+"
+     r"(?:leave|be stored outside|go outside)\s+(?P<v>.+)"
+     r"|\b(?:we|you)\s+(?:must|have to|need to|always)\s+keep\s+(?P<s2>[^,;]+?\bdata)\s+(?:inside|in|within)\s+"
+     r"(?P<v2>.+)"),
     ("cannot-exceed", "constraint", 0.8, "user", "",
      r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
      r"(?:can'?t|cannot|must not|mustn'?t|may not|shouldn'?t|should never)\s+(?:cost|exceed|be more than|"
@@ -440,8 +457,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # people and things
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
-     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|likes? .+ better|"
-     r"(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"),
+     r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|preferring|likes? .+ better|"
+     r"works? best with|(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"),
     ("they-like", "entity", 0.65, "user", "preference",
      r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
      r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),
@@ -457,7 +474,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<v2>" + _NAME + r")\s+is\s+(?P<s2>[\w.-]+)(?:'s|’s)\s+(?:owner|maintainer|lead|point of contact)\b"),
     ("is-contact-at", "entity", 0.8, "user", "contact",
      r"^(?P<v>" + _NAME + r")\s+is\s+(?:our|the)\s+(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|"
-     r"liaison|go-to person|go-to contact|go-to)\s+(?:at|for|with|in)\s+(?P<s>.+)"
+     r"liaison|go-to person|go-to contact|go-to|person to (?:talk to|ask|call)|point person)\s+(?:at|for|with|in)\s+"
+     r"(?P<s>.+)"
+     r"|^(?P<s3>" + _NAME + r")\s+(?:assigned|named|gave us|appointed)\s+(?P<v3>" + _NAME + r")\s+as\s+(?:our|the)\s+"
+     r"(?:main\s+)?(?:contact|point of contact|poc|liaison|point person)\b"
      r"|\b(?:talk to|ask|go through|ping)\s+(?P<v2>" + _NAME + r")\s+(?:about|for)\s+anything\s+(?P<s2>.+)"),
     ("contact-at", "entity", 0.8, "user", "contact",
      r"\b(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|liaison)\s+(?:at|for|with|in)\s+(?P<s>.+?)\s+"
