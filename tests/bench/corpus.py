@@ -58,11 +58,11 @@ Planted truth (``plant=True``, the default; ``plant=False`` gives the noise only
   that look like facts but are not durable are listed in ``meta["distractors"]`` (kinds:
   hypothetical, question, temporary, rejected) and are never PlantedFacts.
 
-Held-out splits ("dev", "test", "fresh"): tune on dev and test, report fresh
+Held-out splits ("dev", "test", "dev2", "fresh"): tune on dev, dev2 and test; report fresh, held out
   * Every planted template bank (fact statements, changes, corroborations, question wordings,
-    multi-hop hops, leads, decoys, distractors) is split by index parity: dev uses the even
-    entries, test the odd ones.  ``meta["templates"]`` records the key (``spec.bank.index``) of every planted
-    chunk and question; ``template_text(key)`` returns the template.
+    multi-hop hops, leads, decoys, distractors) is split by index parity: dev (and dev2) uses the
+    even entries, test (and fresh) the odd ones.  ``meta["templates"]`` records the key
+    (``spec.bank.index``) of every planted chunk and question; ``template_text(key)`` returns the template.
   * Entity pools are split the same way: people, kids, cities, clients, projects, services,
     teams, and every planted-only value pool (pet names, hotels, books, restaurants, surnames,
     gifts, cars, races, plants, flags, symptoms, fixes, blockers, causes, talks, evaluated
@@ -70,13 +70,17 @@ Held-out splits ("dev", "test", "fresh"): tune on dev and test, report fresh
   * Shared by all splits: the noise templates (the background distribution), the technical
     vocabulary (libraries, databases), dishes, relations, weekdays, roles and small value lists
     (times, versions, fact values such as hosting platforms or diets).
-  * "fresh" is held out from all tuning (dev and test have both been tuned on): it is the test
-    split (its entity pools and its half of every bank) except that every fact-bearing bank is
-    replaced by new wordings from tests/bench/corpus_fresh.py, written blind to the fact extractor:
-    the ``state``, ``change`` and ``again`` banks of every stable and change spec, and the ``state``
-    bank of every distractor.  Their keys are ``spec.fresh_bank.index`` (``hosting.fresh_change.1``).
-    Its random streams and chunk ids ("f" + seed) are its own, so its days and values differ from
-    test's too.
+  * Two splits replace every fact-bearing bank by new wordings (``REPLACED_BANKS``), written blind
+    to the fact extractor: the ``state``, ``change`` and ``again`` banks of every stable and change
+    spec, and the ``state`` bank of every distractor.  Their keys carry the split's prefix
+    (``BANK_PREFIX``): ``spec.<split>_bank.index`` (``hosting.fresh_change.1``, ``hosting.dev2_state.3``).
+    Each such split has its own random streams and chunk ids, so its days and values differ from
+    those of the split whose pools it shares.
+  * "dev2" is tuning material, like dev and test: the dev split (its entity pools and its half of
+    every other bank) with the fact-bearing banks from tests/bench/corpus_dev2.py (twice as many
+    wordings per bank as fresh has, for variety).  Chunk ids "v" + seed ("d" + seed is dev's).
+  * "fresh" is held out from all tuning (dev, dev2 and test are all tuned on): the test split with
+    the fact-bearing banks from tests/bench/corpus_fresh.py.  Chunk ids "f" + seed.
 
 meta
   generator, seed, split, days, chunks_per_day, start, tz, plant, stats (counts, chars, tokens
@@ -105,16 +109,25 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 try:  # imported as tests.bench.corpus
+    from .corpus_dev2 import DEV2
     from .corpus_fresh import FRESH
 except ImportError:  # run as a script, or imported as "corpus" with tests/bench on sys.path
+    from corpus_dev2 import DEV2
     from corpus_fresh import FRESH
 
 GENERATOR_VERSION = "1"
 T = TypeVar("T")
-SPLITS = ("dev", "test", "fresh")
-# which half of every split bank and pool a split uses: dev the even entries, test and fresh the odd ones
-PARITY = {"dev": 0, "test": 1, "fresh": 1}
-FRESH_PREFIX = "fresh_"  # template keys of the fresh banks: "spec.fresh_bank.index"
+SPLITS = ("dev", "test", "fresh", "dev2")
+# which half of every split bank and pool a split uses: dev and dev2 the even entries, test and fresh the odd ones
+PARITY = {"dev": 0, "test": 1, "fresh": 1, "dev2": 0}
+# splits whose fact-bearing banks are replaced by new wordings: {split: {spec key: {bank: templates}}}
+REPLACED_BANKS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"fresh": FRESH, "dev2": DEV2}
+# template keys of the replaced banks: "spec.<prefix><bank>.index" ("hosting.fresh_change.1")
+BANK_PREFIX = {split: f"{split}_" for split in REPLACED_BANKS}
+FRESH_PREFIX = BANK_PREFIX["fresh"]
+DEV2_PREFIX = BANK_PREFIX["dev2"]
+# chunk, session and question ids start with this + seed: a split's first letter, but "v" for dev2 ("d" is dev's)
+ID_PREFIX = {"dev": "d", "test": "t", "fresh": "f", "dev2": "v"}
 CATEGORIES = ("single-hop", "multi-hop", "temporal", "update", "paraphrase")
 PROBE_LABELS = ("present", "absent_clean", "absent_near")
 FACT_CATEGORIES = ("preference", "constraint", "decision", "domain_fact", "entity", "failure_pattern")
@@ -1611,7 +1624,8 @@ TOPICS_BY_DOMAIN: dict[str, tuple[_Topic, ...]] = {
 
 # ---------------------------------------------------------------- planted content
 # Every template bank below is split by index parity between dev (even) and test (odd); split "fresh" takes
-# test's half, but the fact-bearing banks of the fact and distractor specs from corpus_fresh.FRESH instead.
+# test's half, split "dev2" dev's, but the fact-bearing banks of the fact and distractor specs from
+# REPLACED_BANKS (corpus_fresh.FRESH, corpus_dev2.DEV2) instead.
 # Slots: "name": "pool" draws from an entity pool (with replacement), "name": "@pool" draws a
 # planted-only value without replacement (each value is used once per corpus); "a+b" unpacks a pair.
 
@@ -3422,11 +3436,12 @@ def _half(seq: list[Any] | tuple[Any, ...], split: str) -> list[Any]:
 
 
 def template_text(key: str) -> str:
-    """The template behind a key from meta["templates"] ("spec.bank.index", or "spec.fresh_bank.index")."""
+    """The template behind a key from meta["templates"] ("spec.bank.index", "spec.fresh_bank.index", ...)."""
     spec_key, bank, index = key.rsplit(".", 2)
     spec = SPECS_BY_KEY[spec_key]
-    if bank.startswith(FRESH_PREFIX):
-        templates = FRESH[spec_key][bank.removeprefix(FRESH_PREFIX)]
+    split = next((s for s, prefix in BANK_PREFIX.items() if bank.startswith(prefix)), None)
+    if split is not None:
+        templates = REPLACED_BANKS[split][spec_key][bank.removeprefix(BANK_PREFIX[split])]
     elif bank.startswith("hop"):
         templates = spec.hops[int(bank[3:])]
     else:
@@ -3500,9 +3515,10 @@ class _Builder:
         self.start, self.split = start, split
         self.zone = ZoneInfo(tz)
         self.half = PARITY[split]
-        # split "fresh": banks replaced by new wordings, by spec key and bank name
-        self.fresh: dict[str, dict[str, tuple[str, ...]]] = FRESH if split == "fresh" else {}
-        self.prefix = f"{split[0]}{seed}"
+        # splits "fresh" and "dev2": banks replaced by new wordings, by spec key and bank name
+        self.replaced: dict[str, dict[str, tuple[str, ...]]] = REPLACED_BANKS.get(split, {})
+        self.bank_prefix = BANK_PREFIX.get(split, "")
+        self.prefix = f"{ID_PREFIX[split]}{seed}"
         base = f"memtree-corpus/{GENERATOR_VERSION}/{seed}/{split}"
         self.nrng = random.Random(base + "/noise")
         self.trng = random.Random(base + "/time")
@@ -3893,10 +3909,10 @@ class _Planter:
         tl[at:at] = turns
 
     def render(self, spec: _Spec, bank: str, vals: dict[str, Any]) -> tuple[str, str]:
-        fresh = self.b.fresh.get(spec.key, {}).get(bank)
-        if fresh:
-            index = int(self.rnd() * len(fresh))
-            return fresh[index].format_map(vals), f"{spec.key}.{FRESH_PREFIX}{bank}.{index}"
+        replaced = self.b.replaced.get(spec.key, {}).get(bank)
+        if replaced:
+            index = int(self.rnd() * len(replaced))
+            return replaced[index].format_map(vals), f"{spec.key}.{self.b.bank_prefix}{bank}.{index}"
         templates = spec.hops[int(bank[3:])] if bank.startswith("hop") else getattr(spec, bank)
         index = self.b.half + 2 * int(self.rnd() * ((len(templates) - self.b.half + 1) // 2))
         return templates[index].format_map(vals), f"{spec.key}.{bank}.{index}"

@@ -28,12 +28,15 @@ Matching rules (strict, stated here so the figures can be checked):
   chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
 - Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
 
-Tune on dev and test; report fresh, held out: split="dev" and split="test" seeds may be tuned on;
-split="fresh" seeds are the held-out figure (the test split's names and questions, but every fact
-statement, change, restatement and distractor worded anew, blind to the extractor:
-tests/bench/corpus_fresh.py). Report fresh only at the end of a round, and tune nothing on it.
+Tune on dev, dev2 and test; report fresh, held out: split="dev", split="dev2" and split="test" seeds
+may be tuned on (dev2 is the dev split's names and questions with every fact statement, change,
+restatement and distractor worded anew, tests/bench/corpus_dev2.py); split="fresh" seeds are the
+held-out figure (the test split's names and questions, but every fact statement, change, restatement
+and distractor worded anew, blind to the extractor: tests/bench/corpus_fresh.py). Report fresh only at
+the end of a round, and tune nothing on it.
 
 Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
+      .venv/bin/python tests/bench/eval_facts.py --split dev2 --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203
 """
@@ -249,7 +252,7 @@ def run_seed(seed: int, split: str, days: int, workdir: Path) -> Score:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="memtree durable-facts evaluation (see the module docstring)")
-    parser.add_argument("--split", choices=("dev", "test", "fresh"), default="dev")
+    parser.add_argument("--split", choices=("dev", "dev2", "test", "fresh"), default="dev")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--days", type=int, default=120)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")

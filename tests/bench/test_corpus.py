@@ -41,6 +41,11 @@ def fresh() -> corpus.Corpus:
     return corpus.generate(1, split="fresh")
 
 
+@pytest.fixture(scope="module")
+def dev2() -> corpus.Corpus:
+    return corpus.generate(1, split="dev2")
+
+
 def dump(c: corpus.Corpus) -> str:
     records = [
         c.chunks,
@@ -282,7 +287,12 @@ def test_dev_and_test_use_disjoint_templates_and_entities(dev: corpus.Corpus, he
         assert not test_half & dev_words and not dev_half & test_words
 
 
-# ---------------------------------------------------------------- the fresh split
+# ---------------------------------------------------------------- the splits with new wordings: fresh and dev2
+# Each takes the pools and the other banks of a base split, and replaces every fact-bearing bank.
+REPLACED_SPLITS = ("fresh", "dev2")
+BASE = {"fresh": "test", "dev2": "dev"}  # the split whose pools and other banks it takes
+BASE_FIXTURE = {"test": "held_out", "dev": "dev"}
+PER_BANK = {"fresh": 1, "dev2": 2}  # templates per replaced bank, times the base split's share of the bank
 
 
 def _fields(template: str) -> set[str]:
@@ -308,67 +318,120 @@ FACT_AND_DISTRACTOR_SPECS = [
 ]
 
 
-def test_fresh_banks_replace_every_fact_bank_with_as_many_templates_and_the_same_slots() -> None:
+def _canon(text: str) -> str:
+    return " ".join(WORD.findall(text.casefold()))
+
+
+def _replaced_templates(split: str) -> list[str]:
+    return [t for banks in corpus.REPLACED_BANKS[split].values() for templates in banks.values() for t in templates]
+
+
+def test_replaced_splits_are_wired() -> None:
+    assert set(corpus.REPLACED_BANKS) == set(REPLACED_SPLITS) and set(corpus.SPLITS) >= set(REPLACED_SPLITS)
+    assert corpus.REPLACED_BANKS["fresh"] is corpus.FRESH and corpus.REPLACED_BANKS["dev2"] is corpus.DEV2
+    assert corpus.FRESH_PREFIX == "fresh_" and corpus.DEV2_PREFIX == "dev2_"
+    for split in REPLACED_SPLITS:
+        assert corpus.PARITY[split] == corpus.PARITY[BASE[split]]
+        assert corpus.BANK_PREFIX[split] == f"{split}_"
+    # no prefix is a bank name or starts another: template_text can tell them apart
+    prefixes = list(corpus.BANK_PREFIX.values())
+    assert not any(a != b and b.startswith(a) for a in prefixes for b in prefixes)
+    assert not any(bank.startswith(p) for bank in corpus.SPLIT_BANKS for p in prefixes)
+
+
+@pytest.mark.parametrize("split", REPLACED_SPLITS)
+def test_replaced_banks_cover_every_fact_bank_with_the_same_slots(split: str) -> None:
+    replaced = corpus.REPLACED_BANKS[split]
     assert len(FACT_AND_DISTRACTOR_SPECS) == 42
-    assert set(corpus.FRESH) == {s.key for s in FACT_AND_DISTRACTOR_SPECS}
+    assert set(replaced) == {s.key for s in FACT_AND_DISTRACTOR_SPECS}
     for spec in FACT_AND_DISTRACTOR_SPECS:
-        banks = corpus.FRESH[spec.key]
+        banks = replaced[spec.key]
         assert sorted(banks) == sorted(_planted_banks(spec)), spec.key
         for bank, templates in banks.items():
             old = getattr(spec, bank)
-            assert len(templates) == len(old[1::2]), (spec.key, bank)
+            assert len(templates) == PER_BANK[split] * len(corpus._half(old, BASE[split])), (spec.key, bank)
             # the conventions of the bank: the slots all its templates name, and no slot none of them names
             always = set.intersection(*(_fields(t) for t in old))
             ever = set.union(*(_fields(t) for t in old))
             for template in templates:
-                assert always <= _fields(template) <= ever, (spec.key, bank, template)
-                assert _fields(template) <= _fills(spec, bank), (spec.key, bank, template)
+                assert always <= _fields(template) <= ever, (split, spec.key, bank, template)
+                assert _fields(template) <= _fills(spec, bank), (split, spec.key, bank, template)
                 filled = template.format_map({name: f"<{name}>" for name in _fills(spec, bank)})
-                assert not re.search(r"[{}]", filled), (spec.key, bank, template)
+                assert not re.search(r"[{}]", filled), (split, spec.key, bank, template)
+                assert len(template) <= 400 and template == " ".join(template.split()), (split, template)
 
 
-def test_fresh_fact_sentences_are_new_wordings() -> None:
-    def canon(text: str) -> str:
-        return " ".join(WORD.findall(text.casefold()))
-
+@pytest.mark.parametrize("split", REPLACED_SPLITS)
+def test_replaced_fact_sentences_are_new_wordings(split: str) -> None:
     banks = [b for b in corpus.SPLIT_BANKS if not b.startswith("hop")]
-    known = {canon(t) for s in corpus.ALL_SPECS for b in banks for t in getattr(s, b)}
-    known |= {canon(t) for s in corpus.ALL_SPECS for hop in s.hops for t in hop}
-    fresh = [t for banks_ in corpus.FRESH.values() for templates in banks_.values() for t in templates]
-    assert len(fresh) == 34 * 3 + 40 * 2 + 15
-    assert len({canon(t) for t in fresh}) == len(fresh)
-    assert not {canon(t) for t in fresh} & known
+    known = {_canon(t) for s in corpus.ALL_SPECS for b in banks for t in getattr(s, b)}
+    known |= {_canon(t) for s in corpus.ALL_SPECS for hop in s.hops for t in hop}
+    for other in REPLACED_SPLITS:  # fresh and dev2 share no wording either
+        if other != split:
+            known |= {_canon(t) for t in _replaced_templates(other)}
+    new = _replaced_templates(split)
+    assert len(new) == PER_BANK[split] * (34 * 3 + 40 * 2 + 15)
+    assert len({_canon(t) for t in new}) == len(new)
+    assert not {_canon(t) for t in new} & known
 
 
-def test_fresh_is_the_test_split_with_the_fresh_banks(fresh: corpus.Corpus, held_out: corpus.Corpus) -> None:
-    assert fresh.meta["split"] == "fresh"
-    assert all(c["id"].startswith("f1-") for c in fresh.chunks)
-    assert fresh.chunks != held_out.chunks  # seeded by its own name
+@pytest.mark.parametrize("split", REPLACED_SPLITS)
+def test_replaced_split_is_its_base_split_with_the_new_banks(split: str, request: pytest.FixtureRequest) -> None:
+    c: corpus.Corpus = request.getfixturevalue(split)
+    base_split = BASE[split]
+    base: corpus.Corpus = request.getfixturevalue(BASE_FIXTURE[base_split])
+    prefix = corpus.BANK_PREFIX[split]
+    assert c.meta["split"] == split
+    assert all(ch["id"].startswith(f"{corpus.ID_PREFIX[split]}1-") for ch in c.chunks)
+    assert c.chunks != base.chunks  # seeded by its own name
     for pool in corpus.SPLIT_POOLS.values():
-        assert corpus._half(pool, "fresh") == corpus._half(pool, "test")
-    templates = fresh.meta["templates"]
+        assert corpus._half(pool, split) == corpus._half(pool, base_split)
+    templates = c.meta["templates"]
     chunk_keys = set(templates["chunks"].values())
     replaced = {(s.key, b) for s in FACT_AND_DISTRACTOR_SPECS for b in _planted_banks(s)}
     used = set()
     for key in chunk_keys | set(templates["questions"].values()):
         spec, bank, index = key.rsplit(".", 2)
-        if bank.startswith(corpus.FRESH_PREFIX):
-            bank = bank.removeprefix(corpus.FRESH_PREFIX)
+        assert not any(bank.startswith(p) for s, p in corpus.BANK_PREFIX.items() if s != split), key
+        if bank.startswith(prefix):
+            bank = bank.removeprefix(prefix)
             assert (spec, bank) in replaced, key
-            assert corpus.template_text(key) == corpus.FRESH[spec][bank][int(index)]
+            assert corpus.template_text(key) == corpus.REPLACED_BANKS[split][spec][bank][int(index)]
             used.add(bank)
-        else:  # everything else is the test split's half
-            assert (spec, bank) not in replaced and int(index) % 2 == 1 and bank in corpus.SPLIT_BANKS, key
+        else:  # everything else is the base split's half
+            assert (spec, bank) not in replaced and bank in corpus.SPLIT_BANKS, key
+            assert int(index) % 2 == corpus.PARITY[base_split], key
     assert used == {"state", "change", "again"}
-    by_id = {c["id"]: c for c in fresh.chunks}
+    by_id = {ch["id"]: ch for ch in c.chunks}
     for chunk in templates["chunks"]:  # every slot filled
         assert not re.search(r"\{[A-Za-z_0-9]*\}", by_id[chunk]["text"]), by_id[chunk]["text"]
-    stated = {i for f in fresh.facts for i in f.stated_in}
-    assert all(corpus.FRESH_PREFIX in templates["chunks"][i] for i in stated)
-    assert all(corpus.FRESH_PREFIX in templates["chunks"][d["chunk"]] for d in fresh.meta["distractors"])
+    stated = {i for f in c.facts for i in f.stated_in}
+    assert all(prefix in templates["chunks"][i] for i in stated)
+    assert all(prefix in templates["chunks"][d["chunk"]] for d in c.meta["distractors"])
 
 
-def test_fresh_keeps_the_invariants_of_the_dev_corpus(fresh: corpus.Corpus) -> None:
+def test_dev2_uses_the_dev_pools(dev2: corpus.Corpus, held_out: corpus.Corpus) -> None:
+    dev2_words = {w for line in lines_of(dev2) for w in WORD.findall(line)}
+    for pool in (corpus.PEOPLE, corpus.KIDS, corpus.PROJECTS):
+        dev_half, test_half = (set(v.lower() for v in corpus._half(pool, s)) for s in ("dev", "test"))
+        assert dev_half & dev2_words and not test_half & dev2_words
+
+
+def test_chunk_ids_of_different_splits_never_collide(dev: corpus.Corpus, dev2: corpus.Corpus) -> None:
+    # ids are ID_PREFIX[split] + seed: letters then digits, so distinct letter prefixes never collide
+    prefixes = list(corpus.ID_PREFIX.values())
+    assert set(corpus.ID_PREFIX) == set(corpus.SPLITS) and len(set(prefixes)) == len(prefixes)
+    assert all(p.isalpha() for p in prefixes)
+    assert [corpus.ID_PREFIX[s] for s in ("dev", "test", "fresh")] == ["d", "t", "f"]
+    ids = {ch["id"] for ch in dev2.chunks} | {q.id for q in dev2.questions}
+    assert not ids & ({ch["id"] for ch in dev.chunks} | {q.id for q in dev.questions})
+    dev_21 = corpus.generate(21, days=10)  # "d2" + "1" would have collided with dev seed 21
+    assert not ids & {ch["id"] for ch in dev_21.chunks}
+
+
+@pytest.mark.parametrize("split", REPLACED_SPLITS)
+def test_replaced_split_keeps_the_invariants_of_the_dev_corpus(split: str, request: pytest.FixtureRequest) -> None:
+    c: corpus.Corpus = request.getfixturevalue(split)
     for check in (
         test_chunks_follow_the_jsonl_contract,
         test_questions_have_exact_evidence,
@@ -377,13 +440,14 @@ def test_fresh_keeps_the_invariants_of_the_dev_corpus(fresh: corpus.Corpus) -> N
         test_probe_labels_hold_in_the_text,
         test_facts_and_their_changes,
     ):
-        check(fresh)
+        check(c)
 
 
-def test_script_takes_split_fresh(tmp_path: Path) -> None:
-    assert corpus.main(["--seed", "3", "--days", "10", "--split", "fresh", "--out", str(tmp_path)]) == 0
+@pytest.mark.parametrize("split", REPLACED_SPLITS)
+def test_script_takes_the_replaced_splits(split: str, tmp_path: Path) -> None:
+    assert corpus.main(["--seed", "3", "--days", "10", "--split", split, "--out", str(tmp_path)]) == 0
     lines = (tmp_path / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
-    assert [json.loads(line) for line in lines] == corpus.generate(3, days=10, split="fresh").chunks
+    assert [json.loads(line) for line in lines] == corpus.generate(3, days=10, split=split).chunks
 
 
 # ---------------------------------------------------------------- BM25 baseline
