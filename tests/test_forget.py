@@ -192,9 +192,10 @@ def test_forget_finishes_what_an_older_interrupted_forget_left(vault: Vault) -> 
     fill(vault, date(2026, 3, 2), 14, 4)
     poison = add(vault, "a private note: the safe code is 4417", timestamp="2026-03-04T20:00:00Z").id
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
-    assert poison in (vault.root / "daily/2026-03-04.md").read_text()
+    before = (vault.root / "daily/2026-03-04.md").read_text()
+    assert poison in before and "code is 4417" in before
     (vault.root / f"raw/2026/03/04/{poison}.json").unlink()
     (vault.root / ".memtree/forget-pending.json").write_text(f'["{poison}"]')
     assert memtree("--vault", str(vault.root), "forget", poison).code == 0
-    assert traces(vault.root, ["4417", poison]) == []
+    assert traces(vault.root, ["code is 4417", poison]) == []  # the digits alone may occur in a content hash
     assert not (vault.root / ".memtree/forget-pending.json").exists()
