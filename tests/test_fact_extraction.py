@@ -706,3 +706,41 @@ def test_off_before_a_verb_of_change_names_no_old_value() -> None:
     assert moved is not None and moved.old == "" and moved.new.startswith("Mondays")
     off = change_of("we moved logging off papertrail and onto grafana loki")
     assert off is not None and (off.old, off.new) == ("papertrail", "grafana loki")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "old", "new"),
+    [
+        ("code before explanations (not TypeScript examples)", "TypeScript examples", "code before explanations"),
+        ("the Friday deploy cutoff for Tern is now 3pm, was noon", "noon", "3pm"),
+        ("httpx is at 3.15 now (bye 3.11)", "3.11", "httpx is at 3.15 now"),
+        ("Starling: Friday freeze 2pm -> 4pm, effective immediately", "2pm", "4pm"),
+        ("we ripped CockroachDB out of ledger-api and replaced it with DynamoDB", "CockroachDB", "DynamoDB"),
+        ("Paloma takes over catalog-api from Jonas", "Jonas", "Paloma"),
+        ("Chiara officially inherited export-worker from Kofi", "Kofi", "Chiara"),
+        ("checkout-api doesn't talk to Postgres anymore, all queries hit MySQL", "Postgres", ""),
+        ("9:15 is dead, long live 9:45", "9:15", ""),  # the new value is found later, by new_value
+        ("cortado was getting to be too much, so I'm on iced americano these days", "cortado", ""),
+        ("it's goodbye Tbilisi, hello Riga", "Tbilisi", "Riga"),
+    ],
+)
+def test_change_forms_name_the_value_replaced(sentence: str, old: str, new: str) -> None:
+    from compaction_tree.facts.statement import change_of
+
+    change = change_of(sentence)
+    assert change is not None and (change.old, change.new) == (old, new)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the meeting is over, heading home",  # an end, and nothing new
+        "the build was too slow yesterday",
+        "bye Sam, see you tomorrow",
+        "Handled events: payment_intent.succeeded → payment succeeded, booking confirmed",  # a flow
+    ],
+)
+def test_an_end_without_anything_new_is_no_change(sentence: str) -> None:
+    from compaction_tree.facts.statement import change_of
+
+    assert change_of(sentence) is None

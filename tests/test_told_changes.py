@@ -364,6 +364,32 @@ def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement
     assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the value replaced, told ended or found wanting, in a sentence that says what is new
+        ("my usual coffee is a cortado", "cortado was getting to be too much, so I'm on flat white these days"),
+        ("the search standup is at 9:15", "search standup invite updated: 9:15 is dead, long live 9:45"),
+        (
+            "my neighbour Pavel lives in Tbilisi",
+            "my neighbour Pavel took the job offer, so it's goodbye Tbilisi, hello Riga",
+        ),
+        # who held a post
+        (
+            "Imani owns search-indexer",
+            "Imani doesn't own search-indexer anymore, so take search-indexer stuff to Odette",
+        ),
+        ("Chiara owns export-worker", "Imani officially inherited export-worker from Chiara today"),
+        # two values with an arrow, and a clause after them
+        ("no Starling deploys after 2pm on Fridays", "Starling: Friday freeze 2pm -> 4pm, effective immediately"),
+    ],
+)
+def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: str) -> None:
+    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
+    (fact,) = outcome.facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+
+
 def test_a_kept_statement_saying_the_value_of_another_thing_does_not_keep_the_unsure_one_from_history() -> None:
     outcome = consolidate(
         [

@@ -247,6 +247,16 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|is written in)\s+(?P<v>.+)"),
     ("plan-is", "decision", 0.75, "user", "",
      r"^(?:the\s+)?(?:agreed\s+|final\s+|current\s+)?(?:plan|decision|call)\s+is\s+to\s+(?P<v>.+)"),
+    # "picked a host for Kestrel at last: Cloud Run", "chose Buildkite to build Ibis", "for checkout-api's
+    # persistence layer we're going Postgres", "Fly.io it is for Magpie"
+    ("picked-for", "decision", 0.75, "user", "",
+     r"\b(?:picked|chose|chosen|settled on|went with)\s+(?:a|an|the|our)\s+(?P<sa>[\w -]{2,20}?)\s+for\s+"
+     r"(?P<s>[\w.'’-]+(?:\s+[\w.'’-]+)?)(?:\s+at last|\s+finally)?\s*:\s*(?P<v>[^,;.]+)"
+     r"|\b(?:picked|chose|chosen|went with)\s+(?P<v2>" + _NAME + r")\s+to\s+(?P<verb>build|host|run|store|queue)\s+"
+     r"(?P<s2>[\w.'’-]+)"
+     r"|^for\s+(?P<s3>[\w.'’-]+(?:['’]s)?(?:\s+[\w-]+){0,3}?)\s+we['’]?re\s+going(?:\s+with)?\s+(?P<v3>" + _NAME + r")"
+     r"|^(?P<v4>(?-i:[A-Z0-9])[\w.'’-]*(?:\s+(?-i:[A-Z])[\w.'’-]*)?)\s+it is\s+for\s+"
+     r"(?P<s4>[\w.'’-]+(?:\s+[\w.'’-]+)?)"),
     ("is-versioned", "decision", 0.7, "user!", "",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+(?P<verb>versioned|built|hosted|deployed|stored|cached|"
      r"written|packaged|released|tested|monitored|backed up)\s+(?:with|in|on|by|via|using|to|through)\s+(?P<v>.+)"),
@@ -272,8 +282,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"have|book|pick)\b"
      r"|^(?P<v2>.+?)\s+is\s+my\s+(?:go-to|usual|default|regular|favou?rite)\s+(?P<s2>[\w -]{2,20}?)$"),
     ("when-i-want", "preference", 0.75, "user", "",
-     r"^(?:when|whenever)\s+i\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?(?:want|like|prefer|need|take|get|book|"
-     r"pick)\s+(?P<v>.+)"),
+     r"^(?:when|whenever)\s+i(?:'m|\s+am)?\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?"
+     r"(?:want|like|prefer|need|take|get|book|pick)\s+(?P<v>.+)"),
     ("i-am-diet", "preference", 0.8, "user", "diet",
      r"\bi(?:'m|\s+am|'ve been|\s+have been|\s+went|\s+became|'ve gone|\s+have gone|\s+turned)\s+"
      r"(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+|completely\s+)?(?P<v>" + _DIETS + r")\b"),
@@ -626,7 +636,8 @@ _BROAD_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"[^;]*?)[,;]\s*(?:(?:it\s+)?(?:bit|hit|burned|bitten)\s+us\s+(?:twice|again|\w+\s+times)|"
      r"(?:\d+|two|three|four|several)\s+times\s+(?:so\s+far|now|already)|happened\s+(?:twice|\w+\s+times))"),
     ("broad-failure-cause", "failure_pattern", 0.75, "any", "failure",
-     r"^(?:whenever|every time|each time)\s+(?P<v>.+?),\s+(?P<s>.+?)\s+(?:starts?\s+)?" + _FAILING + r"\b"),
+     r"^(?:whenever|every time|each time)\s+(?P<v>.+?),\s+(?P<s>.+?)\s+(?:starts?\s+)?" + _FAILING
+     + r"\b(?<!without fail)"),
     ("broad-allergy", "constraint", 0.8, "user", "allergy",
      r"\b(?:i'?m|i am)\s+(?:severely\s+|very\s+)?(?:allergic|intolerant)\s+to\s+(?P<v>.+)"
      r"|^(?P<v2>[\w -]+?)\s+only\s+for\s+me\b"),

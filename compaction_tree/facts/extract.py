@@ -69,7 +69,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-9"
+EXTRACTOR_VERSION = "cues-10"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -158,8 +158,8 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
     verb = (groups.get("verb") or "").lower()
     if cue.name in ("we-host", "runs-on") and re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
-    if cue.name == "we-host" and subject and verb:
-        subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci"}.get(verb, "host")
+    if cue.name in ("we-host", "picked-for") and subject and verb:
+        subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci", "queue": "queue"}.get(verb, "host")
     if cue.name == "broad-relation" and subject:
         relation = match.string[match.start() : match.start("v")]
         if re.search(r"\b(?:kept|retained|stored)\s+for\s*$", relation, re.IGNORECASE):
@@ -235,6 +235,7 @@ _LABEL = re.compile(r"^(?P<label>[A-Za-z][\w'’/ -]{1,30}?)\s*:\s+(?=\S)")
 _NOT_A_TOPIC = re.compile(
     r"^(?:decided|decision(?: made)?|agreed|final (?:call|decision)|settled|note|notes|n\.?b|rule|new rule|reminder|"
     r"update|fyi|edit|ps|important|tl;?dr|heads[- ]up|quick note|side note|also|so|ok|okay|next|reasons?|causes?|"
+    r"(?:\w+\s+)?news|announcement|"
     r"impact|"
     r"fix(?:es)?|problem|question|answer|results?|summary|todo|done|context|status|why|because|plan|idea|goal|target|"
     r"curl|error|log|logs|output|example|e\.g)$"
@@ -780,7 +781,7 @@ def _library_key(value: str) -> str:
 
 
 _POST = re.compile(r"(?:the\s+|our\s+)?(?:new\s+)?" + POST, re.IGNORECASE)
-_TAKES_OVER = re.compile(r"\b(?:took|takes|taken|taking)\s+over\s+(?!as\b)", re.IGNORECASE)
+_TAKES_OVER = re.compile(r"\b(?:(?:took|takes|taken|taking)\s+over\s+(?!as\b)|inherit(?:s|ed)\s)", re.IGNORECASE)
 
 
 def change_key(text: str, change: Change, topic: str = "") -> str:
@@ -792,7 +793,10 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
         return subject_key(change.subject, aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing
-    drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS]
+    label = _LABEL.match(text)
+    # a label that names no topic ("reorg news: ...") says nothing of what changed
+    said = key_words(label["label"], generic=True) if label and _NOT_A_TOPIC.search(label["label"].strip()) else []
+    drop = [*key_words(change.old), *key_words(new), *verbs, *_ADVERBS, *said]
     text = _PARENTHESES.sub("", text)
     between = re.search(CHANGE_VERB + r"\s+(?P<s>.*?)\s*(?:\bfrom\b|,|\bto\b)", text, re.IGNORECASE)
     if change.subject or topic:  # named by the change itself: only its verbs and the old value are not the subject

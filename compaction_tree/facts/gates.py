@@ -15,7 +15,8 @@ from .statement import CHANGE_VERB, Change
 
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "gpt", "chatgpt", "copilot"})
 PREAMBLE = re.compile(
-    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|anyway|unrelated|actually|alright|right|well|hey|psa|"
+    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|ngl|tbh|anyway|unrelated|actually|alright|right|"
+    r"well|hey|psa|"
     r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
     r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder|"
     r"i (?:told|asked|reminded) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?(?=:))\b[,:;!.-]*\s*)+",

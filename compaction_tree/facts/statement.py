@@ -17,7 +17,7 @@ from ..topics import is_generic
 _NAME_WORD = r"[A-Z][\w'’.-]*"
 _NAME = rf"(?-i:(?!(?:I|I'm|I've|My|We|Our|The|This|That|It|You|They|He|She)\b){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
 CHANGE_VERB = (
-    r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand)(?:s|ed|ing)?|"
+    r"(?:(?:switch|push)(?:es|ed|ing)?|cut|cuts|cutting|dropp(?:ed|ing)|(?:extend|tighten|relax)(?:s|ed|ing)?|(?:shift|bump|swap|pull|lower|transition|port|hand|inherit)(?:s|ed|ing)?|"
     r"(?:mov|migrat|chang|upgrad|downgrad|rais|increas|decreas|reduc|updat|replac|relocat|promot)(?:e|es|ed|ing)|went|gone|go|goes|"
     r"going)"
 )
@@ -35,6 +35,13 @@ CAUSE_CORRECTED = (
 )
 # "from now on", "from next week": when a change starts, not what it replaces
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
+# a sentence that says something is new: where a value it tells ended is the one replaced
+_SAYS_NEW = (
+    r"^(?=.*\b(?:now|these days|nowadays|from now on|from here on|going forward|instead|new|hello|starting|as of|"
+    r"goes to|went to|moved|switched|migrated|long live)\b)"
+)
+# a value that is set, not read: a clock time or a version
+_SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:\.\d+)+)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
@@ -73,7 +80,7 @@ _CHANGE_FORMS = (
     r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b|$)\s*(?P<v>.*)",
     r"\b(?P<v>(?:[^,;:]|(?<=\d):(?=\d))+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
     # "code before explanations (not TypeScript examples)": what is replaced, said in brackets
-    r"(?P<v>[^,;:(]+?)\s*\((?:and\s+|so\s+)?(?:not|instead of|rather than|no longer)\s+(?P<o>[^)]+)\)",
+    r"(?P<v>[^,;:(]+?)\s*\((?:and\s+|so\s+)?(?:not|instead of|rather than|no longer|bye|goodbye)\s+(?P<o>[^)]+)\)",
     # "the cutoff is now 3pm, was noon"
     r"\bnow\s+(?:at\s+|on\s+|in\s+)?(?P<v>[^,;]+?)[,;]\s+(?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+"
     r"(?P<o>[^,;]+?)$",
@@ -81,13 +88,30 @@ _CHANGE_FORMS = (
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
+    # the value replaced, told ended or found wanting in a sentence that says what is new ("cortado was getting to
+    # be too much, so I'm on iced americano now", "goodbye Tbilisi, hello Riga", "we shut down CircleCI")
+    _SAYS_NEW + r".*?(?:^|[,;]\s*|(?<!\d):\s*|\b(?:and|so|but|agreed)\s+)"
+    r"(?P<o>(?:(?!\b(?:and|so|but)\b)(?:[^,;:!]|(?<=\d):(?=\d)))+?)\s+"
+    r"(?:(?:is|are|was|were)\s+(?:now\s+)?(?:history|shelved|off the table|a thing of the past|off it|over|dead|"
+    r"free again)"
+    r"|(?:was|were|felt|is|are)\s+(?:getting to be\s+|way\s+|just\s+)?(?:too much|wrong|brutal|unrealistic|too slow|"
+    r"too expensive|a pain)"
+    r"|(?:was|is)n['’]t\s+(?:cutting it|working)|did(?:n['’]t| not)\s+work(?: out)?"
+    r"|(?:kept|keeps)\s+\w+ing\b[^,;]*?,?\s+so)\b",
+    _SAYS_NEW + r".*?\b(?:bye(?:\s+bye)?|goodbye|so long)\s+(?P<o>[^,;]+?)\s*,\s*(?:hello\s+(?P<v>[^,;]+))?",
+    _SAYS_NEW + r".*?\b(?:shut down|shut off|turned off|decommissioned|closed)\s+(?:the\s+|our\s+)?(?P<o>[^,;]+?)"
+    r"(?:\s+account)?\s*(?:[,;]|$)",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
+    # "2pm -> 4pm", "1.23 -> 1.25": clock times or versions both, whatever follows (not "9m50s → 4m05s", a reading)
+    r"(?<![\w.'’:-])(?P<o>" + _SETTING + r")\s*(?:->|→)\s*(?P<v>" + _SETTING + r")(?![\w.'’:-])",
     r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
-    r"\breplac(?:ed|ing|e)\s+(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
+    r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>[^,;]+?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+(?:replaced it with|put in|"
+    r"swapped in|moved to|went with)\s+(?P<v>[^,;]+)",
+    r"\breplac(?:ed|ing|e)\s+(?!it\b)(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?!(?:me|us|him|her|them)\b)(?P<s>.+?)\s+"
     r"(?:over\s+)?to\s+(?P<v>.+)",
     r"^(?P<s>[^,;]+?)\s+(?:was|were|has been|got|is being|is)?\s*(?:handed|passed|transferred|given)\s+(?:over\s+)?"
@@ -95,8 +119,18 @@ _CHANGE_FORMS = (
     r"\bno longer\s+(?:uses?|runs? on|on|in|with|using)?\s*(?P<o>[^,;]+)",
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
-    r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+use)\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+(?:use|talk to|run on|live on|depend on|go through|hit|"
+    r"call))\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    # "Imani doesn't own search-indexer anymore, so take search-indexer stuff to Odette": who held it is replaced
+    r"^(?P<o>" + _NAME + r")\s+(?:does(?:n['’]t| not)|no longer)\s+"
+    r"(?:own|run|lead|manage|handle|look after|maintain)s?\s+(?P<s>[^,;]+?)(?:\s+any\s?more)?(?:[,;]|$)",
     r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|takes|has taken|is taking)\s+over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
+    # "Chiara officially inherited export-worker from Kofi", "Nadia made the jump to product manager after years as
+    # engineering manager"
+    r"\b(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:officially\s+|finally\s+)?inherit(?:ed|s)\s+(?P<s>.+?)\s+from\s+"
+    r"(?P<o>" + _NAME + r")",
+    r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
+    r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
     # changes that do not say what they replace
     # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
@@ -173,7 +207,8 @@ CHANGE_WORDS = frozenset(
     for w in _wordset(
         "switched switch moved move moves moving migrated migrating changed shifted bumped upgraded raised lowered "
         "replaced now anymore longer instead new rule out gone off left dropping going starting today tomorrow "
-        "cycle next actually forget read-only delete until sold quit cancelled canceled ditched retired"
+        "cycle next actually forget read-only delete until sold quit cancelled canceled ditched retired goes went "
+        "inherited history shelved"
     )
 )
 # how a value is held, not what it is about: "everything runs on GitHub Actions now"
@@ -296,9 +331,8 @@ def change_of(text: str) -> Change | None:
         if match is not None:
             groups = match.groupdict()
             new = (groups.get("v") or "").strip()
-            if (
-                "instead of" in match.group(0) and pattern is not _BRACKETED
-            ):  # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
+            # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
+            if "instead of" in match.group(0) and pattern is not _BRACKETED:
                 new = _LAST_PHRASE.sub("", new)
             old = groups.get("o") or ""
             contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
