@@ -95,6 +95,27 @@ def only(outcome_facts: Any, subject: str) -> Fact:
         ("contractually, Acme Logistics data can never leave Switzerland", "constraint", "acme_logistics_data"),
         ("we must keep Lumen Retail data inside Canada", "constraint", "lumen_retail_data"),
         ("The recurring failure in the backup cron comes down to this: the disk fills up.", "failure_pattern", None),
+        ("learned today that Elodie likes pairing on tricky bugs, good to know", "entity", "elodie_preference"),
+        ("Lisbon is where we'll be for the autumn break", "decision", "autumn_break"),
+        (
+            "Silverline Telecom's contract says all their data lives in Australia",
+            "constraint",
+            "silverline_telecom_data",
+        ),
+        ("the allergist confirmed it: Theo has to avoid hazelnuts, for good", "constraint", "theo_allergy"),
+        ("checkout-api's test_totals is flaky because it asserts on a float", "failure_pattern", None),
+        (
+            "usage-meter's test_apply_discount sometimes fails b/c the mock server starts too slowly",
+            "failure_pattern",
+            None,
+        ),
+        ("$800 is the absolute max for the birthday party", "constraint", "birthday_party_budget"),
+        ("we set $1,500 as the limit on the team offsite", "constraint", "offsite_budget"),
+        ("Kafka beat the alternatives for ocr-worker's task queue", "decision", "ocr_worker_task_queue"),
+        ("rebase merges for Ibis pls, that's my strong preference", "preference", "ibis_rebase"),
+        ("the only time Starling migrations may run is during the maintenance window", "constraint", None),
+        ("picked a host for Kestrel at last: Cloud Run", "decision", "kestrel_host"),
+        ("chose Buildkite to build Ibis, mostly for the caching", "decision", "ibis_ci"),
     ],
 )
 def test_cues_find_durable_facts(sentence: str, category: str, subject: str | None) -> None:
@@ -128,6 +149,8 @@ def test_cues_find_durable_facts(sentence: str, category: str, subject: str | No
         "the build failed again, ugh",  # says no cause
         "deploy failed again: ugh",
         "Gideon said they were running late",
+        "Priya said the contract is signed",  # hearsay still, though a contract is named
+        "oh btw, today I'm working from home",  # the moment is the statement's, not its preamble's
     ],
 )
 def test_cues_skip_what_is_not_a_durable_fact(sentence: str) -> None:

@@ -137,14 +137,18 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("fails-because", "failure_pattern", 0.8, "any", "failure",
      r"^(?P<s>.+?)\s+(?:fails?|failed|breaks?|broke|crashes|crashed|flakes?|flaked|times? out|errors? out|goes down|"
      r"falls over|hangs)\b[\s,]*(?:(?:only|again|every time|randomly|intermittently|sometimes|occasionally)\s+)?"
-     r"(?:because|whenever|when|due to|if)\s+(?P<v>.+)"),
+     r"(?:because|b/c|whenever|when|due to|if)\s+(?P<v>.+)"),
     # "the payout-worker deploy failed again: a flag lookup fails on startup, as usual": the cause it keeps having
     ("failed-again", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+|our\s+)?(?P<s>[^,;:]+?)\s+(?:failed|broke|crashed|died|went red)\s+again\s*(?::|—|\s-)\s*"
      r"(?P<v>[^,;\s]+\s[^,;]+?)(?:,?\s+(?:as usual|as always|like always|same as always|same as last time))?$"),
+    ("allows-per-call", "domain_fact", 0.75, "any", "timeout",
+     r"^(?:in\s+[\w.-]+,\s+)?(?P<s>[\w.-]+)\s+(?:allows|gives|waits)\s+(?P<v>\d+\s*(?:ms|milliseconds?|s|secs?|seconds?|"
+     r"minutes?))\s+(?:for|on)\s+(?:each|every|an?|any)\s+(?P<sa>upstream(?:\s+call)?|call|request)"),
     ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
-     r"^(?P<s>.+?)\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
-     r"(?:because|due to|since|whenever|when)\s+(?P<v>.+)"),
+     r"^(?P<s>.+?)(?:\s+(?:is|are|was|were|keeps being)|['’]s)\s+"
+     r"(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
+     r"(?:because|b/c|due to|since|whenever|when)\s+(?P<v>.+)"),
     # "turns out the e2e flakiness is really about parallel workers": the cause of a failure, told as a correction
     ("actually-caused-by", "failure_pattern", 0.8, "any", "failure",
      r"^(?:(?:it\s+)?turns out\s+|so\s+)?(?:the\s+|our\s+)?(?!(?:the|this|that|these|those|our|my|it)\s)"
@@ -174,9 +178,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|were)\s+"
      r"(?:that\s+)?(?P<v>.+)"),
     ("failures-caused-by", "failure_pattern", 0.8, "any", "failure",
-     r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes|errors|timeouts))\s+(?:(?:are|is|were|have been)\s+"
+     r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes?|flakiness|errors|timeouts))\s+"
+     r"(?:(?:are|is|were|have been)\s+"
      r"(?:(?:actually|really|mostly|usually|mainly|all)\s+)?(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)"
-     r"|come from|comes from|stem from"
+     r"|come from|comes from|comes down to|stem from"
      r"|stems from)\s+(?P<v>.+)"),
     ("another-cause", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+)?(?P<s>.+?)\s+(?:failures?|crashes|outages|deploys?|builds?|tests?)\s+(?:have|has)\s+"
@@ -249,6 +254,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:the\s+)?(?:agreed\s+|final\s+|current\s+)?(?:plan|decision|call)\s+is\s+to\s+(?P<v>.+)"),
     # "picked a host for Kestrel at last: Cloud Run", "chose Buildkite to build Ibis", "for checkout-api's
     # persistence layer we're going Postgres", "Fly.io it is for Magpie"
+    ("beat-the-alternatives", "decision", 0.75, "user", "",
+     r"^(?P<v>" + _NAME + r")\s+(?:beat|won over|beat out)\s+(?:the\s+|all\s+the\s+)?"
+     r"(?:alternatives|competition|others|rest)\s+(?:for|as)\s+(?P<s>[^,;]+)"),
     ("picked-for", "decision", 0.75, "user", "",
      r"\b(?:picked|chose|chosen|settled on|went with)\s+(?:a|an|the|our)\s+(?P<sa>[\w -]{2,20}?)\s+for\s+"
      r"(?P<s>[\w.'’-]+(?:\s+[\w.'’-]+)?)(?:\s+at last|\s+finally)?\s*:\s*(?P<v>[^,;.]+)"
@@ -261,7 +269,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+(?P<verb>versioned|built|hosted|deployed|stored|cached|"
      r"written|packaged|released|tested|monitored|backed up)\s+(?:with|in|on|by|via|using|to|through)\s+(?P<v>.+)"),
     ("spending-in", "decision", 0.7, "user", "",
-     r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"),
+     r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"
+     r"|^(?P<v2>" + _NAME + r")\s+is\s+where\s+we['’]?(?:ll| will)\s+be\s+(?:for|over)\s+(?P<s2>[\w' -]{2,30})"
+     r"|\bthe\s+(?:destination|place|venue|city)\s+for\s+(?P<s3>[\w' -]{2,30}?)\s+is\s+(?:settled|decided|locked in|"
+     r"final)\s*:\s*(?P<v3>[^,;]+)"),
     ("will-run-on", "decision", 0.7, "user!", "",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,50}?)\s+(?:will|is going to|are going to)\s+(?:run|live|be hosted|be deployed|"
      r"keep (?:its|their) data|store (?:its|their) data|stay|build|use)\s+(?:on|in|with|at)?\s*(?P<v>.+)"
@@ -281,6 +292,9 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<v>.+?)\s+is\s+(?:what|all)\s+i\s+(?:always\s+|usually\s+)?(?:get|order|drink|eat|use|want|like|prefer|"
      r"have|book|pick)\b"
      r"|^(?P<v2>.+?)\s+is\s+my\s+(?:go-to|usual|default|regular|favou?rite)\s+(?P<s2>[\w -]{2,20}?)$"),
+    ("thats-my-preference", "preference", 0.75, "user", "",
+     r"^(?P<v>[^,;]+?)\s+for\s+(?P<s>" + _NAME + r")(?:\s+(?:pls|please))?,\s+that['’]?s\s+my\s+(?:strong\s+|clear\s+)?"
+     r"(?:preference|choice|default)"),
     ("when-i-want", "preference", 0.75, "user", "",
      r"^(?:when|whenever)\s+i(?:'m|\s+am)?\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?"
      r"(?:want|like|prefer|need|take|get|book|pick)\s+(?P<v>.+)"),
@@ -395,16 +409,27 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?:(?:contractually|legally),?\s+)?(?P<s>[^,;]+?\bdata)\s+(?:can|may|must|should)\s*(?:never|not|n'?t)\s+"
      r"(?:leave|be stored outside|go outside)\s+(?P<v>.+)"
      r"|\b(?:we|you)\s+(?:must|have to|need to|always)\s+keep\s+(?P<s2>[^,;]+?\bdata)\s+(?:inside|in|within)\s+"
-     r"(?P<v2>.+)"),
+     r"(?P<v2>.+)"
+     r"|^(?P<s3>" + _NAME + r")['’]s\s+contract\s+says\s+(?:all\s+)?(?:of\s+)?(?:their|its)\s+data\s+"
+     r"(?:lives|stays|must stay|is stored|is kept)\s+in\s+(?P<v3>[^,;]+)"),
+    ("only-time", "constraint", 0.8, "user", "window",
+     r"^the\s+only\s+time\s+(?P<s>[^,;]+?)\s+(?:may|can|are allowed to|is allowed to|should)\s+"
+     r"(?:run|happen|go out|ship|deploy)\s+is\s+(?P<v>[^,;]+)"),
     ("cannot-exceed", "constraint", 0.8, "user", "",
      r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
      r"(?:can'?t|cannot|must not|mustn'?t|may not|shouldn'?t|should never)\s+(?:cost|exceed|be more than|"
      r"go over|take more than|be longer than|run longer than)\s+(?P<v>.+)"),
+    ("is-the-max-for", "constraint", 0.75, "user", "budget",
+     r"(?<!\w)(?P<v>\$[\d,.]+k?|[\d,.]+\s*(?:dollars|euros|eur|usd))\s+is\s+(?:the|our)\s+(?:absolute\s+|hard\s+)?(?:max|maximum|"
+     r"limit|cap|ceiling|budget)\s+(?:for|on)\s+(?P<s>[^,;]+)"
+     r"|\bwe\s+set\s+(?P<v2>\$[\d,.]+k?|[\d,.]+\s*(?:dollars|euros|eur|usd))\s+as\s+the\s+(?:limit|cap|max|budget|ceiling)\s+"
+     r"(?:for|on)\s+(?P<s2>[^,;]+)"),
     ("max-for", "constraint", 0.75, "user", "budget",
      r"\b(?P<v>\$[\d,.]+k?|[\d,.]+\s*(?:dollars|euros|eur|usd))\s+(?:max|maximum|tops|at most|limit|cap)\s+"
      r"(?:for|on)\s+(?P<s>.+)"),
     ("cant-eat", "constraint", 0.8, "user", "allergy",
-     r"^(?P<s>" + _NAME + r")\s+(?:can'?t|cannot|mustn'?t|shouldn'?t|must not)\s+(?:eat|have|drink|tolerate|be near)\s+"
+     r"(?:^|:\s*)(?P<s>" + _NAME + r")\s+(?:(?:can'?t|cannot|mustn'?t|shouldn'?t|must not)\s+"
+     r"(?:eat|have|drink|tolerate|be near)|(?:has|needs|have|need) to avoid|must avoid)\s+"
      r"(?P<v>.+)"),
     ("deploys-stop-at", "constraint", 0.8, "user", "cutoff",
      r"^(?:(?:" + _WEEKDAY + r")\s+)?(?P<s>(?:deploys?|deployments?|releases?|merges?|pushes)(?:\s+(?:for|to|on|of)\s+"
@@ -468,9 +493,13 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
      r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|preferring|likes? .+ better|"
-     r"works? best with|(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"),
+     r"works? best with|(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"
+     # "if you're working with Oskar, go for morning meetings, that's what they prefer"
+     r"|^if you['’]?re working with (?P<s2>" + _NAME + r"),\s+(?:go for|use|do|try|stick to)\s+(?P<v2>[^,;]+),\s+"
+     r"that['’]?s what (?:they|she|he) (?:prefers?|likes?)"),
     ("they-like", "entity", 0.65, "user", "preference",
-     r"^(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
+     r"^(?:(?:i\s+)?(?:learned|found out|heard|noticed)(?:\s+today)?\s+that\s+)?"
+     r"(?P<s>" + _NAME + r")\s+(?:really\s+)?(?:likes|loves|enjoys|hates|can'?t stand)\s+"
      r"(?!the\b|this\b|that\b|it\b|my\b|your\b|her\b|his\b|their\b|to\b)(?P<v>.+)"),
     ("owns", "entity", 0.8, "user", "owner",
      r"^(?P<v>" + _NAME + r")\s+(?:is\s+(?:the\s+one|who)\s+(?:who|that)\s+)?(?:owns|own|maintains|maintain|"

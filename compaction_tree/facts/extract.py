@@ -69,7 +69,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-10"
+EXTRACTOR_VERSION = "cues-11"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -158,6 +158,10 @@ def _subject_of(match: re.Match[str], cue: Cue) -> str:
     verb = (groups.get("verb") or "").lower()
     if cue.name in ("we-host", "runs-on") and re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
         return subject.strip()[:-4] + " datastore"  # "inventory-api data lives in MongoDB": where it keeps its data
+    if cue.name == "thats-my-preference" and key_words(groups.get("v", "")):
+        subject += " " + key_words(groups["v"])[-1]  # "rebase merges for Ibis pls": Ibis's merges, not all of Ibis
+    if cue.name == "data-stays" and not re.search(r"\bdata$", subject.strip(), re.IGNORECASE):
+        subject += " data"  # "Acme's contract says all their data lives in Canada": where Acme's data stays
     if cue.name in ("we-host", "picked-for") and subject and verb:
         subject += " " + {"keep": "datastore", "store": "datastore", "build": "ci", "queue": "queue"}.get(verb, "host")
     if cue.name == "broad-relation" and subject:

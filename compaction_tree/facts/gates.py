@@ -18,6 +18,7 @@ PREAMBLE = re.compile(
     r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|ngl|tbh|anyway|unrelated|actually|alright|right|"
     r"well|hey|psa|"
     r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
+    r"(?:i\s+)?(?:just\s+)?(?:learned|found out)(?:\s+(?:today|yesterday|this week))?\s+that|"
     r"reminder(?: that)?|remember(?: that)?|just a reminder(?: that)?|as a reminder|"
     r"i (?:told|asked|reminded) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?(?=:))\b[,:;!.-]*\s*)+",
     re.IGNORECASE,
@@ -66,7 +67,12 @@ REJECTED = re.compile(
 )
 # reasons to reject an option; in a change they explain why the old value went ("Render got too expensive")
 REJECTED_REASON = re.compile(r"\b(?:too expensive|too pricey|too slow|not worth|not a fit)\b", re.IGNORECASE)
-HEARSAY = re.compile(r"\b(?:says|said|told me|mentioned|according to|claims|apparently|heard)\b", re.IGNORECASE)
+# what someone else said; not what a document says ("their contract says all data stays in the EU")
+HEARSAY = re.compile(
+    r"\b(?:(?<!contract )(?<!policy )(?<!config )(?<!docs )says|said|told me|mentioned|according to|claims|apparently|"
+    r"heard)\b",
+    re.IGNORECASE,
+)
 # a metric moving or a bug fixed is an event, not a durable fact
 EVENT = re.compile(
     r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)"
@@ -291,7 +297,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     if category not in ("entity", "failure_pattern") and HEARSAY.search(text):
         return "hearsay"
     stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
-    if DEICTIC.search(raw) and not DURABLE.search(raw) and not stated_change:
+    # a moment in the chatter before a statement ("learned today that ...") is when it was heard, not what holds
+    if DEICTIC.search(PREAMBLE.sub("", raw)) and not DURABLE.search(raw) and not stated_change:
         return "one-off"
     if ITINERARY.search(raw) and not DURABLE.search(raw):
         return "one-off"
