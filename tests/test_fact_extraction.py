@@ -722,6 +722,7 @@ def test_off_before_a_verb_of_change_names_no_old_value() -> None:
         ("9:15 is dead, long live 9:45", "9:15", ""),  # the new value is found later, by new_value
         ("cortado was getting to be too much, so I'm on iced americano these days", "cortado", ""),
         ("it's goodbye Tbilisi, hello Riga", "Tbilisi", "Riga"),
+        ("finally got off Nginx 1.20, 1.23 is live", "1.20", "1.23"),  # the thing named aside
     ],
 )
 def test_change_forms_name_the_value_replaced(sentence: str, old: str, new: str) -> None:

@@ -382,6 +382,11 @@ def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement
         ("Chiara owns export-worker", "Imani officially inherited export-worker from Chiara today"),
         # two values with an arrow, and a clause after them
         ("no Starling deploys after 2pm on Fridays", "Starling: Friday freeze 2pm -> 4pm, effective immediately"),
+        # the replaced version said with its thing's name, of a statement too unsure to be a fact
+        (
+            "Nginx here is 1.20, so newer docs may not match",
+            "finally got off Nginx 1.20, 1.23 is live after the tests passed",
+        ),
     ],
 )
 def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: str) -> None:

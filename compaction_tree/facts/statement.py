@@ -55,6 +55,9 @@ _CHANGE_FORMS = (
     r"\b" + CHANGE_VERB + r"\b.*?(?:\bfrom\s+" + _NOT_A_START + r"|,\s+(?!used to\b))(?P<o>.+?)\s+"
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
+    # "finally got off Nginx 1.20, 1.23 is live after the test suite passed"
+    r"\b(?:got|get|getting|came|moved)\s+off\s+(?:(?P<s>[a-z][\w.-]*)\s+(?=v?\d))?(?P<o>[^,;]+?)[,;]\s+(?P<v>[^,;]+?)\s+"
+    r"(?:is|are)\s+(?:now\s+)?(?:live|running|deployed|out|in prod|in production)\b",
     # "moved logging off papertrail and onto loki", not "my day off moved to Mondays"
     r"\boff\s+(?!" + CHANGE_VERB + r"\b)(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|i'?m|(?:he|she|they)['’](?:s|re)|"

@@ -380,7 +380,7 @@ def _vouched(
         if old <= analyse(m.fact).words
         and m.valid_from < change.valid_from
         and (speaker is None or speaker_of(m.fact) in (speaker, None))  # a statement of its own speaker, if quoted
-        and _holds_as_value(m.fact, old)
+        and _holds_as_value(m.fact, (old - _thing(m.subject)) or old)  # "Nginx here is 1.20": 1.20 is the value
     ]
     # what the change is about: a thing its key names by name ("ledger_api_port": Ledger-api), which the statement
     # must name too; else its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
