@@ -151,6 +151,7 @@ def test_cues_find_durable_facts(sentence: str, category: str, subject: str | No
         "Gideon said they were running late",
         "Priya said the contract is signed",  # hearsay still, though a contract is named
         "oh btw, today I'm working from home",  # the moment is the statement's, not its preamble's
+        "can I ask you something about Kestrel",  # a question, though "can't believe ..." is none
     ],
 )
 def test_cues_skip_what_is_not_a_durable_fact(sentence: str) -> None:

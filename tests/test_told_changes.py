@@ -382,6 +382,9 @@ def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement
         ("Chiara owns export-worker", "Imani officially inherited export-worker from Chiara today"),
         # two values with an arrow, and a clause after them
         ("no Starling deploys after 2pm on Fridays", "Starling: Friday freeze 2pm -> 4pm, effective immediately"),
+        ("my mother-in-law Idris lives in Osaka", "can't believe Idris swapped Osaka for Lisbon, but they seem happy"),
+        ("I'm pescatarian", "ended my pescatarian phase, eating vegan now"),
+        ("Puffin is hosted on Railway", "we pulled Puffin off Railway because of the price hike and put it on Heroku"),
         # the replaced version said with its thing's name, of a statement too unsure to be a fact
         (
             "Nginx here is 1.20, so newer docs may not match",

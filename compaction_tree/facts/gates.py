@@ -31,7 +31,7 @@ TRAILER = re.compile(
 
 QUESTION_START = re.compile(
     # "what I want this year is a sub-2 half": a statement that opens with what it is about
-    r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+[^?]+$)|where|why|how|which|whose|should|shall|can|could|would|"
+    r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+[^?]+$)|where|why|how|which|whose|should|shall|can(?!['’]t)|could|would|"
     r"will|is|are|am|was|were|do|does|"
     r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
     re.IGNORECASE,

@@ -102,6 +102,10 @@ _CHANGE_FORMS = (
     r"|(?:was|is)n['’]t\s+(?:cutting it|working)|did(?:n['’]t| not)\s+work(?: out)?"
     r"|(?:kept|keeps)\s+\w+ing\b[^,;]*?,?\s+so)\b",
     _SAYS_NEW + r".*?\b(?:bye(?:\s+bye)?|goodbye|so long)\s+(?P<o>[^,;]+?)\s*,\s*(?:hello\s+(?P<v>[^,;]+))?",
+    _SAYS_NEW + r".*?\bended\s+(?:my|our|the)\s+(?P<o>[^,;]+?)\s+(?:phase|era|stint|days|run)\b",
+    # "we pulled Puffin off Railway because of the price hike and put it on Heroku"
+    r"\b(?:pulled|took|moved|yanked)\s+(?P<s>[^,;]+?)\s+off\s+(?P<o>[^,;]+?)\b[^;]*?\b(?:put|moved|deployed)\s+(?:it|them)\s+"
+    r"(?:on|to|onto)\s+(?P<v>[^,;]+)",
     _SAYS_NEW + r".*?\b(?:shut down|shut off|turned off|decommissioned|closed)\s+(?:the\s+|our\s+)?(?P<o>[^,;]+?)"
     r"(?:\s+account)?\s*(?:[,;]|$)",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
