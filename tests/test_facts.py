@@ -152,6 +152,28 @@ def test_cues_find_durable_facts(sentence: str, category: str, subject: str | No
         "Priya said the contract is signed",  # hearsay still, though a contract is named
         "oh btw, today I'm working from home",  # the moment is the statement's, not its preamble's
         "can I ask you something about Kestrel",  # a question, though "can't believe ..." is none
+        # look-alikes of this round's shapes, from a review
+        "the flight to Lisbon moved 10:30 -> 14:15, gate B12",
+        "just got off the call with Dana, the new dashboard is live",
+        "let's grab lunch at noon (not that I'm hungry)",
+        "I'm now at the airport, was stuck in traffic for an hour",
+        "my phone kept crashing, so I went to the Apple store",
+        "bye bye sunshine, hello rain, typical London",
+        "ended my morning run at the park, now heading home",
+        "Sam doesn't handle stress well, so be gentle",
+        "Maya inherited her stubbornness from Grandpa",
+        "the deploy failed again - looking into it now",
+        "she waits 10 minutes for every call, then hangs up",
+        "the recurring problem with my landlord is this: he never answers",
+        "picked a restaurant for Friday: Nopa",
+        "Arsenal beat the rest for the title last year",
+        "Lisbon is where we'll be for the weekend",
+        "when I'm done with this, I want a nap",
+        "Sarah has to avoid stairs until her ankle heals",
+        "Python works best with type hints",
+        "Acme assigned Bob as the contact for this one ticket",
+        "can't remember if Sam uses tabs or spaces",
+        "what we decided in the end is nothing, lol",
     ],
 )
 def test_cues_skip_what_is_not_a_durable_fact(sentence: str) -> None:

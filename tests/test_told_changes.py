@@ -398,6 +398,27 @@ def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: st
     assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else's plan, team, site or diet (a review of this round's rules found these linked)
+        ("I'm training for a first marathon", "new plan for Sam: 30 km a week instead of a first marathon"),
+        ("we run Kubernetes 1.27 for batch jobs", "the ML team got off Kubernetes 1.27, 1.29 is live"),
+        ("Nginx here is 1.20", "the partner's site got off Nginx 1.20, 1.23 is live"),
+        ("my partner is vegetarian", "ended my vegetarian phase, eating fish now"),
+        ("my sister is vegan", "ended my vegan phase, eating fish now"),
+    ],
+)
+def test_a_change_of_someone_elses_value_leaves_the_statement_current(old: str, new: str) -> None:
+    said = [(day, source, got) for day, source, text in (("2026-01-05", "a", old), ("2026-03-02", "b", new))
+            for got in facts.extract_statements(text, "user")]  # fmt: skip
+    candidates = [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, day, (source,), g.change_only, g.replaced_only)
+        for day, source, g in said
+    ]
+    assert not any(("a",) in [v.sources for v in f.history] for f in consolidate(candidates).facts)
+
+
 def test_a_kept_statement_saying_the_value_of_another_thing_does_not_keep_the_unsure_one_from_history() -> None:
     outcome = consolidate(
         [

@@ -260,6 +260,18 @@ def _someone_elses(a: _Claim, b: _Claim) -> bool:
     return (a.info.terms - b.info.old).isdisjoint(b.info.words)
 
 
+def _of_someone_close(a: _Claim, b: _Claim) -> bool:
+    """a tells what someone close to the speaker is or has ("my partner is vegetarian"), and b the speaker's own
+    change, naming them nowhere ("ended my vegetarian phase, eating fish now"): the value b replaces was the
+    speaker's, not theirs."""
+    text_a, text_b = plain_text(a.fact), plain_text(b.fact)
+    told = _THEIRS.match(text_a)
+    if told is None or _SHARED.search(text_a) or _THEIRS.match(text_b) or not _FIRST_PERSON.search(text_b):
+        return False
+    who = {told["who"].casefold(), *([told["name"].casefold()] if told["name"] else [])}
+    return not who & {w.casefold() for w in WORD.findall(text_b)}
+
+
 def _named_after_old(a: _Claim, b: _Claim) -> bool:
     """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
     Papertrail to Grafana Loki"), or the value b replaces is a specific part of a's key, which names no side of a
@@ -419,6 +431,8 @@ class Consolidator:
         if _other_things(a, b, named=True):
             return 0  # "Starling is off DigitalOcean" replaces no value of Ibis's hosting, though it was DigitalOcean
         if _someone_elses(a, b) or (not directed and _someone_elses(b, a)):
+            return 0
+        if _of_someone_close(a, b) or (not directed and _of_someone_close(b, a)):
             return 0
         if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
             return 3

@@ -141,13 +141,14 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # "the payout-worker deploy failed again: a flag lookup fails on startup, as usual": the cause it keeps having
     ("failed-again", "failure_pattern", 0.8, "any", "failure",
      r"^(?:the\s+|our\s+)?(?P<s>[^,;:]+?)\s+(?:failed|broke|crashed|died|went red)\s+again\s*(?::|—|\s-)\s*"
-     r"(?P<v>[^,;\s]+\s[^,;]+?)(?:,?\s+(?:as usual|as always|like always|same as always|same as last time))?$"),
+     r"(?P<v>[^,;\s]+\s[^,;]+?),?\s+(?:as usual|as always|like always|same as always|same as last time)$"),
     ("allows-per-call", "domain_fact", 0.75, "any", "timeout",
-     r"^(?:in\s+[\w.-]+,\s+)?(?P<s>[\w.-]+)\s+(?:allows|gives|waits)\s+(?P<v>\d+\s*(?:ms|milliseconds?|s|secs?|seconds?|"
-     r"minutes?))\s+(?:for|on)\s+(?:each|every|an?|any)\s+(?P<sa>upstream(?:\s+call)?|call|request)"),
+     r"^(?:in\s+[\w.-]+,\s+)?(?!(?:she|he|they|it|grandma|mom|mum|dad)\b)(?P<s>[\w.-]+)\s+(?:allows|gives|waits)\s+"
+     r"(?P<v>\d+\s*(?:ms|milliseconds?|s|secs?|seconds?|minutes?))\s+(?:for|on)\s+(?:each|every|an?|any)\s+"
+     r"(?P<sa>upstream(?:\s+call)?|request)"),
     ("is-broken-because", "failure_pattern", 0.8, "any", "failure",
-     r"^(?P<s>.+?)(?:\s+(?:is|are|was|were|keeps being)|['’]s)\s+"
-     r"(?:broken|flaky|failing|unstable|down|red|crashing)\b[\s,]*"
+     r"^(?P<s>.+?)(?:\s+(?:is|are|was|were|keeps being)\s+(?:broken|flaky|failing|unstable|down|red|crashing)"
+     r"|['’]s\s+(?:broken|flaky|failing))\b[\s,]*"
      r"(?:because|b/c|due to|since|whenever|when)\s+(?P<v>.+)"),
     # "turns out the e2e flakiness is really about parallel workers": the cause of a failure, told as a correction
     ("actually-caused-by", "failure_pattern", 0.8, "any", "failure",
@@ -160,10 +161,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # "the recurring failure in the backup cron comes down to this: ...", "same pattern every time: X, and then
     # the batch falls over"
     ("recurring-failure-in", "failure_pattern", 0.8, "any", "failure",
-     r"\b(?:the\s+)?recurring (?:failure|issue|problem)\s+(?:in|with|of)\s+(?P<s>.+?)\s+(?:comes down to|is)"
+     r"\b(?:the\s+)?recurring failure\s+(?:in|with|of)\s+(?P<s>.+?)\s+(?:comes down to|is)"
      r"(?:\s+this)?\s*[:,-]+\s*(?P<v>.+)"
-     r"|\bsame pattern every time\s*:\s*(?P<v2>.+?),?\s+and then\s+(?P<s2>.+?)\s+(?:falls over|fails|breaks|crashes|"
-     r"dies|goes down)\b"),
+     r"|\bsame pattern every time\s*:\s*(?P<v2>.+?),?\s+and then\s+(?!my\b|i\b)(?P<s2>.+?)\s+"
+     r"(?:falls over|fails|breaks|crashes|dies|goes down)\b"),
     ("pattern-with", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:pattern|recurring (?:issue|problem|failure))\s+(?:with|in|for)\s+(?P<s>.+?)\s*:\s*"
      r"(?P<v>.*\b(?:fail|break|crash|flak|time out|times out)\w*\b.+)"),
@@ -178,7 +179,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|were)\s+"
      r"(?:that\s+)?(?P<v>.+)"),
     ("failures-caused-by", "failure_pattern", 0.8, "any", "failure",
-     r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes?|flakiness|errors|timeouts))\s+"
+     r"^(?:the\s+)?(?P<s>.+?\b(?:failures?|crashes|outages|flakes|flakiness|errors|timeouts))\s+"
      r"(?:(?:are|is|were|have been)\s+"
      r"(?:(?:actually|really|mostly|usually|mainly|all)\s+)?(?:(?:caused|triggered)\s+by|due to|because(?:\s+of)?|from)"
      r"|come from|comes from|comes down to|stem from"
@@ -256,21 +257,26 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # persistence layer we're going Postgres", "Fly.io it is for Magpie"
     ("beat-the-alternatives", "decision", 0.75, "user", "",
      r"^(?P<v>" + _NAME + r")\s+(?:beat|won over|beat out)\s+(?:the\s+|all\s+the\s+)?"
-     r"(?:alternatives|competition|others|rest)\s+(?:for|as)\s+(?P<s>[^,;]+)"),
+     r"(?:alternatives|competition)\s+(?:for|as)\s+(?P<s>[^,;]+)"),
     ("picked-for", "decision", 0.75, "user", "",
-     r"\b(?:picked|chose|chosen|settled on|went with)\s+(?:a|an|the|our)\s+(?P<sa>[\w -]{2,20}?)\s+for\s+"
+     r"\b(?:picked|chose|chosen|settled on|went with)\s+(?:a|an|the|our)\s+(?P<sa>host|hosting provider|provider|"
+     r"datastore|database|db|queue|broker|ci|ci provider|name|framework|library|runner|bundler|region|stack|vendor|"
+     r"tool)"
+     r"\s+for\s+"
      r"(?P<s>[\w.'’-]+(?:\s+[\w.'’-]+)?)(?:\s+at last|\s+finally)?\s*:\s*(?P<v>[^,;.]+)"
      r"|\b(?:picked|chose|chosen|went with)\s+(?P<v2>" + _NAME + r")\s+to\s+(?P<verb>build|host|run|store|queue)\s+"
-     r"(?P<s2>[\w.'’-]+)"
+     r"(?!the\b|a\b|an\b|this\b|our\b|my\b)(?P<s2>[\w.'’-]+)"
      r"|^for\s+(?P<s3>[\w.'’-]+(?:['’]s)?(?:\s+[\w-]+){0,3}?)\s+we['’]?re\s+going(?:\s+with)?\s+(?P<v3>" + _NAME + r")"
      r"|^(?P<v4>(?-i:[A-Z0-9])[\w.'’-]*(?:\s+(?-i:[A-Z])[\w.'’-]*)?)\s+it is\s+for\s+"
-     r"(?P<s4>[\w.'’-]+(?:\s+[\w.'’-]+)?)"),
+     r"(?!(?:lunch|dinner|breakfast|tonight|today|tomorrow|the weekend|" + _WEEKDAY + r")\b)"
+     r"(?P<s4>[\w.'’-]+(?:\s+[\w.'’-]+){0,2})"),
     ("is-versioned", "decision", 0.7, "user!", "",
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:is|are)\s+(?P<verb>versioned|built|hosted|deployed|stored|cached|"
      r"written|packaged|released|tested|monitored|backed up)\s+(?:with|in|on|by|via|using|to|through)\s+(?P<v>.+)"),
     ("spending-in", "decision", 0.7, "user", "",
      r"\bwe'?re\s+(?:spending|doing|celebrating|having)\s+(?P<s>[\w' -]{2,30}?)\s+in\s+(?P<v>" + _NAME + r")"
-     r"|^(?P<v2>" + _NAME + r")\s+is\s+where\s+we['’]?(?:ll| will)\s+be\s+(?:for|over)\s+(?P<s2>[\w' -]{2,30})"
+     r"|^(?P<v2>" + _NAME + r")\s+is\s+where\s+we['’]?(?:ll| will)\s+be\s+(?:for|over)\s+"
+     r"(?!(?:the\s+)?(?:weekend|night|day)\b|tonight|this\b)(?P<s2>[\w' -]{2,30})"
      r"|\bthe\s+(?:destination|place|venue|city)\s+for\s+(?P<s3>[\w' -]{2,30}?)\s+is\s+(?:settled|decided|locked in|"
      r"final)\s*:\s*(?P<v3>[^,;]+)"),
     ("will-run-on", "decision", 0.7, "user!", "",
@@ -294,9 +300,10 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<v2>.+?)\s+is\s+my\s+(?:go-to|usual|default|regular|favou?rite)\s+(?P<s2>[\w -]{2,20}?)$"),
     ("thats-my-preference", "preference", 0.75, "user", "",
      r"^(?P<v>[^,;]+?)\s+for\s+(?P<s>" + _NAME + r")(?:\s+(?:pls|please))?,\s+that['’]?s\s+my\s+(?:strong\s+|clear\s+)?"
-     r"(?:preference|choice|default)"),
+     r"preference"),
     ("when-i-want", "preference", 0.75, "user", "",
-     r"^(?:when|whenever)\s+i(?:'m|\s+am)?\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+(?:always\s+)?"
+     r"^(?:when|whenever)\s+i(?:(?:'m|\s+am)(?=\s+(?:at|in|on|visiting)\b))?\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+"
+     r"(?:always\s+)?"
      r"(?:want|like|prefer|need|take|get|book|pick)\s+(?P<v>.+)"),
     ("i-am-diet", "preference", 0.8, "user", "diet",
      r"\bi(?:'m|\s+am|'ve been|\s+have been|\s+went|\s+became|'ve gone|\s+have gone|\s+turned)\s+"
@@ -413,7 +420,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"|^(?P<s3>" + _NAME + r")['’]s\s+contract\s+says\s+(?:all\s+)?(?:of\s+)?(?:their|its)\s+data\s+"
      r"(?:lives|stays|must stay|is stored|is kept)\s+in\s+(?P<v3>[^,;]+)"),
     ("only-time", "constraint", 0.8, "user", "window",
-     r"^the\s+only\s+time\s+(?P<s>[^,;]+?)\s+(?:may|can|are allowed to|is allowed to|should)\s+"
+     r"^the\s+only\s+time\s+(?!(?:this|it|that|he|she|they)\b)(?P<s>[^,;]+?)\s+"
+     r"(?:may|can|are allowed to|is allowed to|should)\s+"
      r"(?:run|happen|go out|ship|deploy)\s+is\s+(?P<v>[^,;]+)"),
     ("cannot-exceed", "constraint", 0.8, "user", "",
      r"^(?P<s>(?:(?!\band\b|\bbut\b|\bso\b)[^,;]){2,50}?)\s+"
@@ -429,7 +437,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:for|on)\s+(?P<s>.+)"),
     ("cant-eat", "constraint", 0.8, "user", "allergy",
      r"(?:^|:\s*)(?P<s>" + _NAME + r")\s+(?:(?:can'?t|cannot|mustn'?t|shouldn'?t|must not)\s+"
-     r"(?:eat|have|drink|tolerate|be near)|(?:has|needs|have|need) to avoid|must avoid)\s+"
+     r"(?:eat|have|drink|tolerate|be near)|(?:(?:has|needs|have|need) to avoid|must avoid)"
+     r"(?!.*\b(?:until|during|today|tonight|this week|for now|for a while|rush hour)\b))\s+"
      r"(?P<v>.+)"),
     ("deploys-stop-at", "constraint", 0.8, "user", "cutoff",
      r"^(?:(?:" + _WEEKDAY + r")\s+)?(?P<s>(?:deploys?|deployments?|releases?|merges?|pushes)(?:\s+(?:for|to|on|of)\s+"
@@ -493,7 +502,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("told-me-prefers", "entity", 0.75, "user", "preference",
      r"^(?:apparently\s+)?(?P<s>" + _NAME + r")\s+(?:told me|says|said|mentioned|let me know)?\s*(?:that\s+)?"
      r"(?:they|she|he)?\s*(?:much\s+|really\s+|strongly\s+)?(?:prefers?|preferring|likes? .+ better|"
-     r"works? best with|(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))\s+(?P<v>.+)"
+     r"(?:(?<=they )|(?<=she )|(?<=he ))works? best with|(?:['’]d|would) rather(?!\s+(?:not|we|you|i|it|they)\b))"
+     r"\s+(?P<v>.+)"
      # "if you're working with Oskar, go for morning meetings, that's what they prefer"
      r"|^if you['’]?re working with (?P<s2>" + _NAME + r"),\s+(?:go for|use|do|try|stick to)\s+(?P<v2>[^,;]+),\s+"
      r"that['’]?s what (?:they|she|he) (?:prefers?|likes?)"),
@@ -516,7 +526,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"liaison|go-to person|go-to contact|go-to|person to (?:talk to|ask|call)|point person)\s+(?:at|for|with|in)\s+"
      r"(?P<s>.+)"
      r"|^(?P<s3>" + _NAME + r")\s+(?:assigned|named|gave us|appointed)\s+(?P<v3>" + _NAME + r")\s+as\s+(?:our|the)\s+"
-     r"(?:main\s+)?(?:contact|point of contact|poc|liaison|point person)\b"
+     r"(?:main\s+)?(?:contact|point of contact|poc|liaison|point person)\b(?!\s+for\s+(?:this|that|one)\b)"
      r"|\b(?:talk to|ask|go through|ping)\s+(?P<v2>" + _NAME + r")\s+(?:about|for)\s+anything\s+(?P<s2>.+)"),
     ("contact-at", "entity", 0.8, "user", "contact",
      r"\b(?:main\s+|primary\s+|only\s+)?(?:contact|point of contact|poc|liaison)\s+(?:at|for|with|in)\s+(?P<s>.+?)\s+"

@@ -69,7 +69,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-13"
+EXTRACTOR_VERSION = "cues-14"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -793,7 +793,8 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     post = _POST.fullmatch(change.subject)
     if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
         return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
-    if change.subject and _TAKES_OVER.search(text, change.start):  # "Paloma takes over catalog-api from Jonas"
+    # "Paloma takes over catalog-api from Jonas" (not "Sam takes over the driving from Lyon")
+    if re.fullmatch(r"[\w.]+[-_][\w.-]+", change.subject) and _TAKES_OVER.search(text, change.start):
         return subject_key(change.subject, aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing

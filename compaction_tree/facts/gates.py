@@ -15,7 +15,7 @@ from .statement import CHANGE_VERB, Change
 
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "gpt", "chatgpt", "copilot"})
 PREAMBLE = re.compile(
-    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|ngl|tbh|anyway|unrelated|actually|alright|right|"
+    r"^(?:(?:oh|ok|okay|so|also|and|but|btw|fyi|fwiw|ngl|anyway|unrelated|actually|alright|right|"
     r"well|hey|psa|"
     r"by the way|quick note|side note|note|heads[- ]up|before i forget|for the record|for context|just so you know|"
     r"(?:i\s+)?(?:just\s+)?(?:learned|found out)(?:\s+(?:today|yesterday|this week))?\s+that|"
@@ -31,7 +31,8 @@ TRAILER = re.compile(
 
 QUESTION_START = re.compile(
     # "what I want this year is a sub-2 half": a statement that opens with what it is about
-    r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+[^?]+$)|where|why|how|which|whose|should|shall|can(?!['’]t)|could|would|"
+    r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+(?!nothing\b|unclear\b|not\b)[^?]+$)|where|why|how|which|whose|should|"
+    r"shall|can(?!['’]t\s+(?:believe|stand)\b)|could|would|"
     r"will|is|are|am|was|were|do|does|"
     r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
     re.IGNORECASE,

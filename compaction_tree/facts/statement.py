@@ -37,8 +37,8 @@ CAUSE_CORRECTED = (
 _NOT_A_START = r"(?!(?:now|here|then) on\b|today\b|tomorrow\b|next\b)"
 # a sentence that says something is new: where a value it tells ended is the one replaced
 _SAYS_NEW = (
-    r"^(?=.*\b(?:now|these days|nowadays|from now on|from here on|going forward|instead|new|hello|starting|as of|"
-    r"goes to|went to|moved|switched|migrated|long live)\b)"
+    r"^(?=.*(?:\b(?:now|these days|nowadays|from now on|from here on|going forward|instead|hello|as of|goes to|moved|"
+    r"switched|migrated|long live)\b|(?:^|:\s*)new\s+[\w-]+\s*:|\b(?:is|are)\s+(?:the|my|our)\s+new\b))"
 )
 # a value that is set, not read: a clock time or a version
 _SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:\.\d+)+)"
@@ -56,8 +56,9 @@ _CHANGE_FORMS = (
     r"(?:to|->|→|onto|into|over to)\s+(?P<v>.+)",
     r"\b" + CHANGE_VERB + r"\b.*?\bto\s+(?P<v>.+?)\s+from\s+" + _NOT_A_START + r"(?P<o>.+)",
     # "finally got off Nginx 1.20, 1.23 is live after the test suite passed"
-    r"\b(?:got|get|getting|came|moved)\s+off\s+(?:(?P<s>[a-z][\w.-]*)\s+(?=v?\d))?(?P<o>[^,;]+?)[,;]\s+(?P<v>[^,;]+?)\s+"
-    r"(?:is|are)\s+(?:now\s+)?(?:live|running|deployed|out|in prod|in production)\b",
+    r"^(?:(?:we|i)(?:['’]ve)?\s+)?(?:just\s+|finally\s+)?(?:got|get|getting|came|moved)\s+off\s+"
+    r"(?:(?P<s>[a-z][\w.-]*)\s+)?(?P<o>v?\d[\w.]*)[,;]\s+(?P<v>v?\d[\w.]*)\s+(?:is|are)\s+(?:now\s+)?(?:live|running|"
+    r"deployed|out|in prod|in production)\b",
     # "moved logging off papertrail and onto loki", not "my day off moved to Mondays"
     r"\boff\s+(?!" + CHANGE_VERB + r"\b)(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|i'?m|(?:he|she|they)['’](?:s|re)|"
@@ -83,10 +84,11 @@ _CHANGE_FORMS = (
     r"\bused to\s+(?:be|use|run on|live in|have|get|drink|eat)\s+(?P<o>[^,;]+?)(?:[,;]|\s+but\b|$)\s*(?P<v>.*)",
     r"\b(?P<v>(?:[^,;:]|(?<=\d):(?=\d))+)\s+instead of\s+(?P<o>[^,;]+?)(?:\s+please)?(?:[,;]|$)",
     # "code before explanations (not TypeScript examples)": what is replaced, said in brackets
-    r"(?P<v>[^,;:(]+?)\s*\((?:and\s+|so\s+)?(?:not|instead of|rather than|no longer|bye|goodbye)\s+(?P<o>[^)]+)\)",
+    r"(?P<v>[^,;:(]+?)\s*\((?:and\s+|so\s+)?(?:not|instead of|rather than|no longer|bye|goodbye)\s+"
+    r"(?!that\b|the (?:old |same |last )?one\b)(?P<o>[^)]+)\)",
     # "the cutoff is now 3pm, was noon"
     r"\bnow\s+(?:at\s+|on\s+|in\s+)?(?P<v>[^,;]+?)[,;]\s+(?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+"
-    r"(?P<o>[^,;]+?)$",
+    r"(?!(?:stuck|hoping|supposed|going|trying|about|just|so|really|very)\b)(?P<o>[^,;]+?)$",
     r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
@@ -94,29 +96,34 @@ _CHANGE_FORMS = (
     # the value replaced, told ended or found wanting in a sentence that says what is new ("cortado was getting to
     # be too much, so I'm on iced americano now", "goodbye Tbilisi, hello Riga", "we shut down CircleCI")
     _SAYS_NEW + r".*?(?:^|[,;]\s*|(?<!\d):\s*|\b(?:and|so|but|agreed)\s+)"
-    r"(?P<o>(?:(?!\b(?:and|so|but)\b)(?:[^,;:!]|(?<=\d):(?=\d)))+?)\s+"
+    r"(?P<o>(?:(?!\b(?:and|so|but|since|because)\b)(?:[^,;:!]|(?<=\d):(?=\d)))+?)\s+"
     r"(?:(?:is|are|was|were)\s+(?:now\s+)?(?:history|shelved|off the table|a thing of the past|off it|over|dead|"
     r"free again)"
     r"|(?:was|were|felt|is|are)\s+(?:getting to be\s+|way\s+|just\s+)?(?:too much|wrong|brutal|unrealistic|too slow|"
     r"too expensive|a pain)"
     r"|(?:was|is)n['’]t\s+(?:cutting it|working)|did(?:n['’]t| not)\s+work(?: out)?"
     r"|(?:kept|keeps)\s+\w+ing\b[^,;]*?,?\s+so)\b",
-    _SAYS_NEW + r".*?\b(?:bye(?:\s+bye)?|goodbye|so long)\s+(?P<o>[^,;]+?)\s*,\s*(?:hello\s+(?P<v>[^,;]+))?",
-    _SAYS_NEW + r".*?\bended\s+(?:my|our|the)\s+(?P<o>[^,;]+?)\s+(?:phase|era|stint|days|run)\b",
+    _SAYS_NEW + r".*?\b(?:bye(?:\s+bye)?|goodbye|so long)\s+(?P<o>(?-i:[A-Z0-9])[^,;]*?)\s*,\s*"
+    r"(?:hello\s+(?P<v>(?-i:[A-Z0-9])[^,;]*))?",
+    _SAYS_NEW + r".*?\bended\s+(?:my|our|the)\s+(?P<o>[^,;]+?)\s+(?:phase|era|stint)\b",
     # "we pulled Puffin off Railway because of the price hike and put it on Heroku"
     r"\b(?:pulled|took|moved|yanked)\s+(?P<s>[^,;]+?)\s+off\s+(?P<o>[^,;]+?)\b[^;]*?\b(?:put|moved|deployed)\s+(?:it|them)\s+"
     r"(?:on|to|onto)\s+(?P<v>[^,;]+)",
-    _SAYS_NEW + r".*?\b(?:shut down|shut off|turned off|decommissioned|closed)\s+(?:the\s+|our\s+)?(?P<o>[^,;]+?)"
+    _SAYS_NEW + r".*?\b(?:shut down|shut off|turned off|decommissioned)\s+(?:the\s+|our\s+)?"
+    r"(?P<o>(?-i:[A-Z][a-z])[^,;]*?)"
     r"(?:\s+account)?\s*(?:[,;]|$)",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
     r"\bleft\s+(?P<o>" + _NAME + r")\s*(?:[,;.]|$)",
     # "2pm -> 4pm", "1.23 -> 1.25": clock times or versions both, whatever follows (not "9m50s → 4m05s", a reading)
-    r"(?<![\w.'’:-])(?P<o>" + _SETTING + r")\s*(?:->|→)\s*(?P<v>" + _SETTING + r")(?![\w.'’:-])",
+    r"^(?=.*\b(?:freeze|cutoff|cut-off|deadline|upgrade|upgraded|landed|bumped|pinned|version|standup|sync)\b)"
+    r"(?!.*\b(?:flight|train|gate|depart|departs|arrive|arrives|appointment)\b)"
+    r".*?(?<![\w.'’:-])(?P<o>" + _SETTING + r")\s*(?:->|→)\s*(?P<v>" + _SETTING + r")(?![\w.'’:-])",
     r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
-    r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>[^,;]+?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+(?:replaced it with|put in|"
+    r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>(?-i:[A-Z])[^,;]*?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+"
+    r"(?:replaced it with|put in|"
     r"swapped in|moved to|went with)\s+(?P<v>[^,;]+)",
     r"\breplac(?:ed|ing|e)\s+(?!it\b)(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?!(?:me|us|him|her|them)\b)(?P<s>.+?)\s+"
@@ -127,15 +134,19 @@ _CHANGE_FORMS = (
     r",\s+not\s+(?:the\s+|that\s+)?(?P<o>[^,;]+?)(?:\s+ones?)?(?:\s+any\s?more)?(?:[,;]|\.?$)",
     r"\bstopped\s+(?:being|using|eating|drinking|doing)\s+(?P<o>[^,;]+?)[,;]\s*(?P<v>.*)",
     r"(?:\bnot|\b(?:is|are)n['’]t|\b(?:do|does)n['’]t\s+(?:use|talk to|run on|live on|depend on|go through|hit|"
-    r"call))\s+(?P<o>[^,;]+?)\s+any\s?more\b",
+    r"query))\s+(?P<o>[^,;]+?)\s+any\s?more\b",
     # "Imani doesn't own search-indexer anymore, so take search-indexer stuff to Odette": who held it is replaced
-    r"^(?P<o>" + _NAME + r")\s+(?:does(?:n['’]t| not)|no longer)\s+"
-    r"(?:own|run|lead|manage|handle|look after|maintain)s?\s+(?P<s>[^,;]+?)(?:\s+any\s?more)?(?:[,;]|$)",
-    r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|takes|has taken|is taking)\s+over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
+    r"^(?P<o>" + _NAME + r")\s+(?:does(?:n['’]t| not)\s+(?:own|lead|manage|maintain)s?\s+"
+    r"(?P<s>[^,;]+?)\s+any\s?more|no longer\s+(?:own|lead|manage|maintain)s?\s+(?P<s2>[^,;]+?))"
+    r"(?:[,;]|$)",
+    # "took over X from Y"; said now, of a named or code-like thing ("takes over catalog-api", not "the driving")
+    r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|(?:takes|has taken|is taking)(?=\s+over\s+(?:[\w.]+[-_]|(?-i:[A-Z]))))"
+    r"\s+"
+    r"over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # "Chiara officially inherited export-worker from Kofi", "Nadia made the jump to product manager after years as
     # engineering manager"
-    r"\b(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:officially\s+|finally\s+)?inherit(?:ed|s)\s+(?P<s>.+?)\s+from\s+"
-    r"(?P<o>" + _NAME + r")",
+    r"\b(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:officially\s+|finally\s+)?inherit(?:ed|s)\s+(?P<s>[\w.]+[-_][\w.-]+)\s+"
+    r"from\s+(?P<o>" + _NAME + r")",
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
     # changes that do not say what they replace

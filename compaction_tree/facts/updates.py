@@ -480,7 +480,12 @@ def _target(
         return None  # "Priya moved from data engineer to security engineer" names what it replaces: its own subject
     found = [pc for word in sorted(info.words & by_word.keys()) for pc in by_word[word]]
     if change.change_only and info.old:
-        found += [(p, kept[p - 1][0]) for p in sorted(set.intersection(*(said.get(w, set()) for w in info.old)))]
+        # a statement saying the value replaced, naming whoever the change names ("new plan for Sam: ... instead of a
+        # first marathon" is not the speaker's goal)
+        named = {w for n in info.names for w in name_parts(n)} - info.old
+        for p in sorted(set.intersection(*(said.get(w, set()) for w in info.old))):
+            if named <= analyse(kept[p - 1][0].fact).words:
+                found.append((p, kept[p - 1][0]))
     latest: dict[str, tuple[int, FactCandidate]] = {}  # subject -> its last statement before the change
     for position, c in found:
         if c.valid_from < change.valid_from and position >= latest.get(c.subject, (-1, c))[0]:
