@@ -16,8 +16,8 @@ before the round tuned on dev6, and at the end of the round of subjects named by
 measure, never tune on them).
 None replaces the held-out corpus split.
 
-The synthetic corpus has a few templates per fact; its held-out split shows whether the cues
-generalize, but only over a handful of sentence shapes. This checks the same thing one sentence
+The synthetic corpus has a few templates per fact; its held-out split ("fresh") shows whether the
+cues generalize, but only over a handful of sentence shapes. This checks the same thing one sentence
 at a time, over a blind hand-written set:
 
 - statements: a fact sentence is *found* when `extract_sentence` returns a fact containing the
