@@ -407,6 +407,11 @@ def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: st
         ("Nginx here is 1.20", "the partner's site got off Nginx 1.20, 1.23 is live"),
         ("my partner is vegetarian", "ended my vegetarian phase, eating fish now"),
         ("my sister is vegan", "ended my vegan phase, eating fish now"),
+        # a change labelled with a thing the statement never names: that thing's value, not the statement's
+        ("my favourite band is Radiohead", "new playlist: jazz instead of Radiohead"),
+        ("I use Notion for notes", "new team wiki: Confluence instead of Notion"),
+        ("I prefer dark mode for everything", "new rule for the slides: light theme instead of dark mode"),
+        ("I usually order an iced latte", "new habit for my sister: a flat white instead of the iced latte"),
     ],
 )
 def test_a_change_of_someone_elses_value_leaves_the_statement_current(old: str, new: str) -> None:

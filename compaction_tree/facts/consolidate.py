@@ -272,6 +272,27 @@ def _of_someone_close(a: _Claim, b: _Claim) -> bool:
     return not who & {w.casefold() for w in WORD.findall(text_b)}
 
 
+# "new playlist: jazz instead of Radiohead", "new quote for the roof: ...": a label naming the thing b is about
+_NEW_LABEL = re.compile(r"^new\s+(?P<thing>[\w' -]{2,40}?)\s*:", re.IGNORECASE)
+# label words that name no thing: the speaker's own habit, a rule, a time ("new habit: ...", "new rule: ...")
+_NO_THING = frozenset(
+    stem(w)
+    for w in "habit preference plan goal routine favourite favorite go-to usual order default thing rule policy "
+    "setting value number time day slot version setup approach decision choice pick schedule finding theory cause "
+    "info news update title role for the my our of".split()
+)
+
+
+def _labelled_other_thing(a: _Claim, b: _Claim) -> bool:
+    """b is labelled with a thing a never names ("new playlist: jazz instead of Radiohead" after "my favourite band
+    is Radiohead"): the value it replaces was that thing's, not a's."""
+    label = _NEW_LABEL.match(plain_text(b.fact))
+    if label is None:
+        return False
+    thing = {stem(word_form(w)) for w in WORD.findall(label["thing"])} - _NO_THING
+    return bool(thing) and thing.isdisjoint(a.info.words)
+
+
 def _named_after_old(a: _Claim, b: _Claim) -> bool:
     """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
     Papertrail to Grafana Loki"), or the value b replaces is a specific part of a's key, which names no side of a
@@ -431,6 +452,8 @@ class Consolidator:
         if _other_things(a, b, named=True):
             return 0  # "Starling is off DigitalOcean" replaces no value of Ibis's hosting, though it was DigitalOcean
         if _someone_elses(a, b) or (not directed and _someone_elses(b, a)):
+            return 0
+        if _labelled_other_thing(a, b) or (not directed and _labelled_other_thing(b, a)):
             return 0
         if _of_someone_close(a, b) or (not directed and _of_someone_close(b, a)):
             return 0
