@@ -26,6 +26,14 @@ def candidate(fact: str, subject: str, day: str, source: str, change_only: bool 
     return FactCandidate("decision", subject, fact, 0.8 if not change_only else 0.7, day, (source,), change_only)
 
 
+def superseding(old: str, new: str) -> Fact:
+    """The one fact the user's two sentences make, said in January and March: the new one current, the old its
+    history (asserted)."""
+    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
+    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+    return fact
+
+
 def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
     (found,) = [f for f in outcome_facts if source in f.current.sources]
     return found
@@ -76,10 +84,7 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
     ],
 )
 def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    (fact,) = outcome.facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
-    assert fact.history[0].why == "superseded: recency"
+    assert superseding(old, new).history[0].why == "superseded: recency"
 
 
 def test_a_change_of_nothing_known_is_left_out() -> None:
@@ -322,10 +327,7 @@ def test_a_statement_too_unsure_to_be_a_fact_is_kept_as_replaced_only() -> None:
     ],
 )
 def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_history(old: str, new: str) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    (fact,) = outcome.facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
-    assert fact.history[0].why == "superseded: recency"
+    assert superseding(old, new).history[0].why == "superseded: recency"
 
 
 @pytest.mark.parametrize(
@@ -359,9 +361,7 @@ def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_histo
     ],
 )
 def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement_history(old: str, new: str) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    (fact,) = outcome.facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+    superseding(old, new)
 
 
 @pytest.mark.parametrize(
@@ -393,9 +393,7 @@ def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement
     ],
 )
 def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: str) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    (fact,) = outcome.facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
+    superseding(old, new)
 
 
 @pytest.mark.parametrize(

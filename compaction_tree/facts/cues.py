@@ -253,17 +253,15 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"^(?P<s>(?:the\s+)?[\w.' -]{2,40}?)\s+(?:uses|relies on|is built on|is backed by|is written in)\s+(?P<v>.+)"),
     ("plan-is", "decision", 0.75, "user", "",
      r"^(?:the\s+)?(?:agreed\s+|final\s+|current\s+)?(?:plan|decision|call)\s+is\s+to\s+(?P<v>.+)"),
-    # "picked a host for Kestrel at last: Cloud Run", "chose Buildkite to build Ibis", "for checkout-api's
-    # persistence layer we're going Postgres", "Fly.io it is for Magpie"
     ("beat-the-alternatives", "decision", 0.75, "user", "",
      r"^(?P<v>" + _NAME + r")\s+(?:beat|won over|beat out)\s+(?:the\s+|all\s+the\s+)?"
      r"(?:alternatives|competition)\s+(?:for|as)\s+(?P<s>[^,;]+)"),
+    # "picked a host for Kestrel at last: Cloud Run", "chose Buildkite to build Ibis", "for checkout-api's
+    # persistence layer we're going Postgres", "Fly.io it is for Magpie"
     ("picked-for", "decision", 0.75, "user", "",
      r"\b(?:picked|chose|chosen|settled on|went with)\s+(?:a|an|the|our)\s+(?P<sa>host|hosting provider|provider|"
      r"datastore|database|db|queue|broker|ci|ci provider|name|framework|library|runner|bundler|region|stack|vendor|"
-     r"tool)"
-     r"\s+for\s+"
-     r"(?P<s>[\w.'’-]+(?:\s+[\w.'’-]+)?)(?:\s+at last|\s+finally)?\s*:\s*(?P<v>[^,;.]+)"
+     r"tool)\s+for\s+(?P<s>[\w.'’-]+(?:\s+[\w.'’-]+)?)(?:\s+at last|\s+finally)?\s*:\s*(?P<v>[^,;.]+)"
      r"|\b(?:picked|chose|chosen|went with)\s+(?P<v2>" + _NAME + r")\s+to\s+(?P<verb>build|host|run|store|queue)\s+"
      r"(?!the\b|a\b|an\b|this\b|our\b|my\b)(?P<s2>[\w.'’-]+)"
      r"|^for\s+(?P<s3>[\w.'’-]+(?:['’]s)?(?:\s+[\w-]+){0,3}?)\s+we['’]?re\s+going(?:\s+with)?\s+(?P<v3>" + _NAME + r")"
@@ -303,8 +301,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"preference"),
     ("when-i-want", "preference", 0.75, "user", "",
      r"^(?:when|whenever)\s+i(?:(?:'m|\s+am)(?=\s+(?:at|in|on|visiting)\b))?\s+(?P<s>[\w' -]{2,30}?),?\s+i\s+"
-     r"(?:always\s+)?"
-     r"(?:want|like|prefer|need|take|get|book|pick)\s+(?P<v>.+)"),
+     r"(?:always\s+)?(?:want|like|prefer|need|take|get|book|pick)\s+(?P<v>.+)"),
     ("i-am-diet", "preference", 0.8, "user", "diet",
      r"\bi(?:'m|\s+am|'ve been|\s+have been|\s+went|\s+became|'ve gone|\s+have gone|\s+turned)\s+"
      r"(?:a\s+|an\s+|strictly\s+|fully\s+|mostly\s+|completely\s+)?(?P<v>" + _DIETS + r")\b"),

@@ -55,6 +55,7 @@ from .statement import (
     CHANGE_VERB,
     CHANGE_WORDS,
     CLASS_NOUNS,
+    CODE_NAME,
     DEPARTURE_LEAD,
     KNOWN_ASPECTS,
     NUMBER_WORDS,
@@ -794,7 +795,7 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
         return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
     # "Paloma takes over catalog-api from Jonas" (not "Sam takes over the driving from Lyon")
-    if re.fullmatch(r"[\w.]+[-_][\w.-]+", change.subject) and _TAKES_OVER.search(text, change.start):
+    if re.fullmatch(CODE_NAME, change.subject) and _TAKES_OVER.search(text, change.start):
         return subject_key(change.subject, aspect="owner")
     new = new_value(text, change)
     verbs = [w for w in key_words(text, generic=True) if stem(w) in CHANGE_WORDS]  # "switched" names nothing

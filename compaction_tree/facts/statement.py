@@ -40,6 +40,8 @@ _SAYS_NEW = (
     r"^(?=.*(?:\b(?:now|these days|nowadays|from now on|from here on|going forward|instead|hello|as of|goes to|moved|"
     r"switched|migrated|long live)\b|(?:^|:\s*)new\s+[\w-]+\s*:|\b(?:is|are)\s+(?:the|my|our)\s+new\b))"
 )
+# a thing named as code is ("catalog-api", "search_indexer"): a service, not "the driving"
+CODE_NAME = r"[\w.]+[-_][\w.-]+"
 # a value that is set, not read: a clock time or a version
 _SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:\.\d+)+)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
@@ -110,8 +112,7 @@ _CHANGE_FORMS = (
     r"\b(?:pulled|took|moved|yanked)\s+(?P<s>[^,;]+?)\s+off\s+(?P<o>[^,;]+?)\b[^;]*?\b(?:put|moved|deployed)\s+(?:it|them)\s+"
     r"(?:on|to|onto)\s+(?P<v>[^,;]+)",
     _SAYS_NEW + r".*?\b(?:shut down|shut off|turned off|decommissioned)\s+(?:the\s+|our\s+)?"
-    r"(?P<o>(?-i:[A-Z][a-z])[^,;]*?)"
-    r"(?:\s+account)?\s*(?:[,;]|$)",
+    r"(?P<o>(?-i:[A-Z][a-z])[^,;]*?)(?:\s+account)?\s*(?:[,;]|$)",
     r"(?:^|,\s*|;\s*|:\s*)(?P<o>[^,;:]*?(?-i:[A-Z0-9])[^,;:]*?)(?:\s+(?:is|are)|['’]s)\s+(?:out(?=\s*[,;]\s*\w)|gone|retired|history|deprecated|"
     r"read-only)\b",
     r"\bleft\s+(?P<o>[^,;]+?)\s+for\s+(?P<v>[^,;]+)",
@@ -123,8 +124,7 @@ _CHANGE_FORMS = (
     r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>(?-i:[A-Z])[^,;]*?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+"
-    r"(?:replaced it with|put in|"
-    r"swapped in|moved to|went with)\s+(?P<v>[^,;]+)",
+    r"(?:replaced it with|put in|swapped in|moved to|went with)\s+(?P<v>[^,;]+)",
     r"\breplac(?:ed|ing|e)\s+(?!it\b)(?P<o>.+?)\s+with\s+(?P<v>.+?)(?:\s+(?:for|on|in)\s+(?P<s>[^,;]+))?$",
     r"\b(?P<o>" + _NAME + r")\s+(?:handed|passed|gave|transferred)\s+(?!(?:me|us|him|her|them)\b)(?P<s>.+?)\s+"
     r"(?:over\s+)?to\s+(?P<v>.+)",
@@ -140,12 +140,11 @@ _CHANGE_FORMS = (
     r"(?P<s>[^,;]+?)\s+any\s?more|no longer\s+(?:own|lead|manage|maintain)s?\s+(?P<s2>[^,;]+?))"
     r"(?:[,;]|$)",
     # "took over X from Y"; said now, of a named or code-like thing ("takes over catalog-api", not "the driving")
-    r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|(?:takes|has taken|is taking)(?=\s+over\s+(?:[\w.]+[-_]|(?-i:[A-Z]))))"
-    r"\s+"
-    r"over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
+    r"(?:\b(?P<v>" + _NAME + r")\s+)?\b(?:took|(?:takes|has taken|is taking)(?=\s+over\s+(?:" + CODE_NAME
+    + r"|(?-i:[A-Z]))))\s+over\s+(?P<s>.+?)\s+from\s+(?P<o>.+)",
     # "Chiara officially inherited export-worker from Kofi", "Nadia made the jump to product manager after years as
     # engineering manager"
-    r"\b(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:officially\s+|finally\s+)?inherit(?:ed|s)\s+(?P<s>[\w.]+[-_][\w.-]+)\s+"
+    r"\b(?P<v>" + _NAME + r")\s+(?:has\s+)?(?:officially\s+|finally\s+)?inherit(?:ed|s)\s+(?P<s>" + CODE_NAME + r")\s+"
     r"from\s+(?P<o>" + _NAME + r")",
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",

@@ -154,7 +154,7 @@ def _ended(latest: str, thing: frozenset[str], told: str, told_info: Analysis) -
     onto Flagsmith" after "feature flags are managed in LaunchDarkly"), the words of the subject's thing aside ("we
     moved from mypy 4.18 to 4.19" after "mypy is pinned at 4.18")."""
     old = told_info.old
-    value = (old - thing) or old  # all of it for a key named by its value ("shop_freshway")
+    value = _value_part(old, thing)
     if value and any(is_specific(w) for w in value) and old <= analyse(latest).words and _holds_as_value(latest, value):
         return True
     return _ended_name(latest, told)
@@ -369,8 +369,8 @@ def _vouched(
     if not old:
         return None
     thing = _thing(change.subject) - old
-    for position in set.intersection(*(said.get(w, set()) for w in old)):
-        if not thing or thing & analyse(kept[position - 1][0].fact).words:
+    for _, statement in _kept_saying(old, said, kept):
+        if not thing or thing & analyse(statement.fact).words:
             return None  # a kept statement says the value, of the change's thing: consolidation links the two
     rarest = _rarest(old, maybe)
     speaker = speaker_of(change.fact)
@@ -380,7 +380,7 @@ def _vouched(
         if old <= analyse(m.fact).words
         and m.valid_from < change.valid_from
         and (speaker is None or speaker_of(m.fact) in (speaker, None))  # a statement of its own speaker, if quoted
-        and _holds_as_value(m.fact, (old - _thing(m.subject)) or old)  # "Nginx here is 1.20": 1.20 is the value
+        and _holds_as_value(m.fact, _value_part(old, _thing(m.subject)))  # "Nginx here is 1.20": 1.20 is the value
     ]
     # what the change is about: a thing its key names by name ("ledger_api_port": Ledger-api), which the statement
     # must name too; else its key's words, not the value replaced nor a verb ("swapped_last", "flake8_gone")
@@ -452,6 +452,19 @@ def _latest_replaced(
     return saying[-1] if saying else None
 
 
+def _kept_saying(
+    words: frozenset[str], said: dict[str, set[int]], kept: list[tuple[FactCandidate, bool]]
+) -> list[tuple[int, FactCandidate]]:
+    """The statements kept so far that say all the words, with their positions (1-based, in the order said)."""
+    return [(p, kept[p - 1][0]) for p in sorted(set.intersection(*(said.get(w, set()) for w in words)))]
+
+
+def _value_part(value: frozenset[str], thing: frozenset[str]) -> frozenset[str]:
+    """A value said with its thing's name ("mypy 4.18"), the name left out; all of it for a key named by its value
+    ("shop_freshway")."""
+    return (value - thing) or value
+
+
 def _holds_as_value(statement: str, value: frozenset[str]) -> bool:
     """The value is what the statement says of its subject, not the subject ("we format with black", "logs go to
     papertrail", "talk to Jonas about catalog-api, they own it"; not "Marketing is key"): it is not said before the
@@ -483,9 +496,7 @@ def _target(
         # a statement saying the value replaced, naming whoever the change names ("new plan for Sam: ... instead of a
         # first marathon" is not the speaker's goal)
         named = {w for n in info.names for w in name_parts(n)} - info.old
-        for p in sorted(set.intersection(*(said.get(w, set()) for w in info.old))):
-            if named <= analyse(kept[p - 1][0].fact).words:
-                found.append((p, kept[p - 1][0]))
+        found += [(p, c) for p, c in _kept_saying(info.old, said, kept) if named <= analyse(c.fact).words]
     latest: dict[str, tuple[int, FactCandidate]] = {}  # subject -> its last statement before the change
     for position, c in found:
         if c.valid_from < change.valid_from and position >= latest.get(c.subject, (-1, c))[0]:
