@@ -87,6 +87,40 @@ def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new:
     assert superseding(old, new).history[0].why == "superseded: recency"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Polars 4.27 is what we run, pls don't use newer APIs",
+            "Polars got bumped to 4.28 today, so the 4.27 workarounds can go",
+        ),
+        (
+            "picked a host for Kestrel at last: Cloud Run.",
+            "Cloud Run kept having outages so Kestrel lives on Render now, dns flipped last night",
+        ),
+        (
+            "Puffin pipelines run on GitLab CI",
+            "no more GitLab CI for Puffin, rewrote the whole pipeline for Drone this week",
+        ),
+    ],
+)
+def test_a_change_dated_by_when_it_happened_supersedes_what_it_changes(old: str, new: str) -> None:
+    superseding(old, new)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "we moved the retro to 3pm today",  # that day's retro
+        "the meeting with Calloway Partners got moved to 4pm today",
+        "I accidentally pushed to main last night, reverted it",  # one's own doings
+        "Disk on worker-3 is 80% full as of this morning.",  # a reading
+    ],
+)
+def test_a_time_word_after_a_time_of_day_or_ones_own_doings_dates_no_change(sentence: str) -> None:
+    assert not [e for e in facts.extract_statements(sentence, "user") if not e.replaced_only]
+
+
 def test_a_change_of_nothing_known_is_left_out() -> None:
     outcome = consolidate(
         [
@@ -143,6 +177,11 @@ def test_a_change_on_another_side_of_a_known_thing_does_not_take_its_place() -> 
             "Halvard stepped down from the guild newsletter, Priyanka runs the newsletter now.",
         ),
         ("Our team is five engineers.", "The team is studying the incident report."),
+        # two things, each named in a label the other never says, sharing a value
+        (
+            "Heron: Friday freeze noon -> 3pm, effective immediately.",
+            "Kestrel: Friday freeze 3pm -> 4pm, effective immediately.",
+        ),
     ],
 )
 def test_a_later_statement_about_something_else_changes_nothing(old: str, new: str) -> None:

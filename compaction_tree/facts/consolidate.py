@@ -293,6 +293,13 @@ def _labelled_other_thing(a: _Claim, b: _Claim) -> bool:
     return bool(thing) and thing.isdisjoint(a.info.words)
 
 
+def _keys_apart(a: _Claim, b: _Claim) -> bool:
+    """Each key names a thing the other statement never says ("heron", then "Kestrel: Friday freeze 3pm -> 4pm"):
+    a value both hold is two subjects' alike, not one subject's replaced."""
+    thing_a, thing_b = a.thing_stems(), b.thing_stems()
+    return bool(thing_a and thing_b) and thing_a.isdisjoint(b.info.words) and thing_b.isdisjoint(a.info.words)
+
+
 def _named_after_old(a: _Claim, b: _Claim) -> bool:
     """a's subject is named after the value b says it replaces ("papertrail", then "we moved logging from
     Papertrail to Grafana Loki"), or the value b replaces is a specific part of a's key, which names no side of a
@@ -457,7 +464,7 @@ class Consolidator:
             return 0
         if _of_someone_close(a, b) or (not directed and _of_someone_close(b, a)):
             return 0
-        if names_old(a.info, b.info) or (not directed and names_old(b.info, a.info)):
+        if (names_old(a.info, b.info) or (not directed and names_old(b.info, a.info))) and not _keys_apart(a, b):
             return 3
         if _own_change(a, b) or (not directed and _own_change(b, a)):
             return 3
@@ -475,7 +482,7 @@ class Consolidator:
             return 2
         if self.same_thing_changed(a, b) or (not directed and self.same_thing_changed(b, a)):
             return 2
-        if self.sim(a, b) < LINK_SIMILARITY:
+        if self.sim(a, b) < LINK_SIMILARITY or _keys_apart(a, b):
             return 0
         # "Redwood Analytics pays quarterly" and "... pays for Business": alike, but a cadence and a plan
         return 0 if value_kinds_differ(a.subject, a.fact, b.subject, b.fact) else 1

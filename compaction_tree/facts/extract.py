@@ -48,6 +48,7 @@ from .gates import (
     clean_sentence,
     rejection,
     standing_state,
+    undated,
 )
 from .statement import (
     ASPECT_OF,
@@ -70,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-14"
+EXTRACTOR_VERSION = "cues-15"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -477,10 +478,6 @@ def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     return Extracted(seen.category, key, _fact_text(speaker, text), LEARNED_CONFIDENCE, "maybe", replaced_only=True)
 
 
-# "as of yesterday", "since today": when a change took effect, not a moment that passes
-_TOOK_EFFECT = re.compile(r"\b(?:as of|since|from|starting)\s+(?:today|yesterday|this morning|last night)\b", re.I)
-
-
 # what is only thought, wanted or planned ("Viktor thinks we should rebuild it"): no new value of anything
 _NOT_TOLD = re.compile(
     r"\b(?:should|shall|could|would|might|may|thinks?|wants? to|plans? to|planning|will|gonna|going to|hoping)\b",
@@ -495,7 +492,7 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     is only thought or planned and a metric's reading tell no change."""
     if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _EVALUATION.search(text) or _NOT_TOLD.search(text):
         return None
-    took_effect = _TOOK_EFFECT.sub("", raw)  # "as of yesterday" dates the change, it is no passing moment
+    took_effect = undated(raw, as_of=True)  # "as of yesterday" dates the change, it is no passing moment
     if ONE_OFF.search(took_effect) or _FILE.search(text) or _WORK_ITEM.match(text):
         return None
     if rejection(text, took_effect, "decision", change_of(text)) is not None:

@@ -87,6 +87,30 @@ DEICTIC = re.compile(
     r"at the moment|an hour ago|minutes ago)\b",
     re.IGNORECASE,
 )
+# when a change took effect: a time word after a verb in the past ("Polars got bumped to 4.28 today", "dns flipped
+# last night", "rewrote the pipeline for Drone this week"), not after a time of day ("moved the retro to 3pm
+# today": that day's retro); in a sentence that tells a change it dates the change, it does not say the new value
+# holds only that day. After "as of" ("as of yesterday") only where a change is told in passing (extract.py).
+_WHEN = r"\s+(?P<when>today|yesterday|last night|this (?:morning|afternoon|week)|last week)\b"
+_DATED = re.compile(
+    r"\b(?:\w{3,}ed|got|took|went|made|rewrote|put|set|began|became)\b(?:[^,;.!?]|\.(?=\w)){0,60}?"
+    r"(?<!\d[ap]m)(?<!\d [ap]m)(?<!\d:\d\d)(?<!noon)" + _WHEN,
+    re.IGNORECASE,
+)
+_AS_OF = re.compile(r"\b(?:as of|since|from|starting)" + _WHEN, re.IGNORECASE)
+# the speaker's own doings ("I accidentally pushed to main last night"), which a time word does not date
+_DOER = re.compile(r"^(?:i|we)\b", re.IGNORECASE)
+
+
+def undated(text: str, as_of: bool = False) -> str:
+    """A change's sentence without the time words that date it ("bumped to 4.28 today": "bumped to 4.28"), unless
+    it tells of the speaker's own doings; with as_of, "as of yesterday" too."""
+    dated_by = ((_AS_OF,) if as_of else ()) + (() if _DOER.match(text) else (_DATED,))
+    for dated in dated_by:
+        text = dated.sub(lambda m: m.group(0)[: m.start("when") - m.start()].rstrip(), text)
+    return text
+
+
 DURABLE = re.compile(
     r"\b(?:from now on|going forward|moving forward|from here on|henceforth|in future|starting|effective|"
     r"as of (?!tonight|this|yesterday)|from (?:next|"
@@ -283,6 +307,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     """
     if "?" in _URL.sub("", text) or QUESTION_START.match(text):
         return "question"
+    if change is not None:
+        text, raw = undated(text), undated(raw)
     if PASTED.search(raw):
         return "pasted"
     if UNDER_WAY.search(text):
