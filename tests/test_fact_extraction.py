@@ -723,6 +723,13 @@ def test_off_before_a_verb_of_change_names_no_old_value() -> None:
         ("cortado was getting to be too much, so I'm on iced americano these days", "cortado", ""),
         ("it's goodbye Tbilisi, hello Riga", "Tbilisi", "Riga"),
         ("finally got off Nginx 1.20, 1.23 is live", "1.20", "1.23"),  # the thing named aside
+        # a thousands separator is no clause break
+        (
+            "throttle is 20 requests per second, 1,000 requests per minute is history",
+            "1,000 requests per minute",
+            "",
+        ),
+        ("1,500 requests per minute instead of 1,000", "1,000", "1,500 requests per minute"),
     ],
 )
 def test_change_forms_name_the_value_replaced(sentence: str, old: str, new: str) -> None:

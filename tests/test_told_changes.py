@@ -102,6 +102,13 @@ def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new:
             "Puffin pipelines run on GitLab CI",
             "no more GitLab CI for Puffin, rewrote the whole pipeline for Drone this week",
         ),
+        # "as of this morning" where the change names what it replaces; what happened first is how it came about
+        (
+            "the gateway config says 1,000 requests per minute for Quillstone Media, that's the ceiling we agreed on",
+            "Quillstone Media upgraded their plan, throttle is 20 requests per second as of this morning and 1,000 "
+            "requests per minute is history",
+        ),
+        ("Kafka here is 6.23, so newer docs may not match", "dependabot PR merged, Kafka is at 6.27 now (bye 6.23)"),
     ],
 )
 def test_a_change_dated_by_when_it_happened_supersedes_what_it_changes(old: str, new: str) -> None:

@@ -307,8 +307,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     """
     if "?" in _URL.sub("", text) or QUESTION_START.match(text):
         return "question"
-    if change is not None:
-        text, raw = undated(text), undated(raw)
+    if change is not None:  # "as of this morning" dates a change only where it names what it replaces
+        text, raw = undated(text, as_of=bool(change.old)), undated(raw, as_of=bool(change.old))
     if PASTED.search(raw):
         return "pasted"
     if UNDER_WAY.search(text):
@@ -332,6 +332,9 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
             return "narrative"
-        if PAST_EVENT.search(CAUSE.split(text)[0]) or WORKS_AGAIN.search(text):
+        # what happened before the clause that states a change is how it came about ("dependabot PR merged, Kafka
+        # is at 6.27 now")
+        told = text[change.start :] if change is not None and change.new else text
+        if PAST_EVENT.search(CAUSE.split(told)[0]) or WORKS_AGAIN.search(text):
             return "event"
     return None

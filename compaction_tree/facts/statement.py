@@ -341,12 +341,16 @@ class Change:
 _LAST_PHRASE = re.compile(r"^.*\b(?:on|in|at|to|with|for|is|are|get|gets|use|uses|using|now)\s+(?=\S)", re.IGNORECASE)
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
 @lru_cache(maxsize=8192)  # asked of one sentence by the gates, then for its key
 def change_of(text: str) -> Change | None:
+    masked = _THOUSANDS.sub("\x00", text)  # "1,000 requests per minute" is one value, its comma no clause break
     for pattern in CHANGE_PATTERNS:
-        match = pattern.search(text)
+        match = pattern.search(masked)
         if match is not None:
-            groups = match.groupdict()
+            groups = {k: v.replace("\x00", ",") for k, v in match.groupdict().items() if v is not None}
             new = (groups.get("v") or "").strip()
             # "Elsa swims on Wednesday instead of Monday": the value is Wednesday
             if "instead of" in match.group(0) and pattern is not _BRACKETED:
