@@ -116,12 +116,30 @@ def test_a_change_dated_by_when_it_happened_supersedes_what_it_changes(old: str,
 
 
 @pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "chose Buildkite to build Ibis, mostly for the caching",
+            "no more Buildkite for Ibis, rewrote the pipeline for CircleCI",
+        ),
+        (
+            "Arjun has been our support lead since last spring",
+            "announcement today: Arjun becomes site reliability engineer, handing off the support lead duties",
+        ),
+    ],
+)
+def test_a_change_naming_whose_value_it_replaces_or_told_after_a_news_label_supersedes_it(old: str, new: str) -> None:
+    superseding(old, new)
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "we moved the retro to 3pm today",  # that day's retro
         "the meeting with Calloway Partners got moved to 4pm today",
         "I accidentally pushed to main last night, reverted it",  # one's own doings
         "Disk on worker-3 is 80% full as of this morning.",  # a reading
+        "Fix for KES-6186 merged: moving the job to the high-priority queue.",  # a label that is no news
     ],
 )
 def test_a_time_word_after_a_time_of_day_or_ones_own_doings_dates_no_change(sentence: str) -> None:

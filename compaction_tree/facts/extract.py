@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-16"
+EXTRACTOR_VERSION = "cues-17"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -338,10 +338,24 @@ def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = T
     text = clean_sentence(raw)
     if not 2 <= len(text.split()) <= MAX_FACT_WORDS:
         return None
-    found = _by_cue(text, raw, speaker, topic)
+    found = _by_cue(text, raw, speaker, topic) or _after_label(text, speaker, topic)
     if found is not None or not ask_model:
         return found
     return _by_model(text, raw, speaker, topic) or _told_change(text, raw, speaker) or _maybe(text, raw, speaker, topic)
+
+
+# a label that tells news is coming ("announcement today:", "reorg news:", "update:")
+_NEWS = re.compile(r"(?:(?:\w+\s+)?news|announcement|update)(?:\s+(?:today|yesterday|this \w+))?", re.IGNORECASE)
+
+
+def _after_label(text: str, speaker: str, topic: str) -> Extracted | None:
+    """What the cues find after a label that names no topic ("announcement today: Arjun becomes site reliability
+    engineer", "update: ..."), the sentence whole as the fact."""
+    label = _LABEL.match(text)
+    if label is None or not _NEWS.fullmatch(label["label"].strip()):
+        return None
+    found = _by_cue(text[label.end() :], text[label.end() :], speaker, topic)
+    return replace(found, fact=_fact_text(speaker, text)) if found is not None else None
 
 
 def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:

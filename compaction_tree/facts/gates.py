@@ -98,6 +98,8 @@ _DATED = re.compile(
     re.IGNORECASE,
 )
 _AS_OF = re.compile(r"\b(?:as of|since|from|starting)" + _WHEN, re.IGNORECASE)
+# a label saying when the news came ("announcement today: Arjun becomes ..."): when it was heard, not what holds
+_HEARD = re.compile(r"^[^:]{0,30}?\b(?:today|yesterday|this (?:morning|afternoon|week))\s*:\s*", re.IGNORECASE)
 # the speaker's own doings ("I accidentally pushed to main last night"), which a time word does not date
 _DOER = re.compile(r"^(?:i|we)\b", re.IGNORECASE)
 
@@ -325,7 +327,7 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
         return "hearsay"
     stated_change = change is not None and bool(change.old and change.new and _CHANGING.search(text))
     # a moment in the chatter before a statement ("learned today that ...") is when it was heard, not what holds
-    if DEICTIC.search(PREAMBLE.sub("", raw)) and not DURABLE.search(raw) and not stated_change:
+    if DEICTIC.search(_HEARD.sub("", PREAMBLE.sub("", raw))) and not DURABLE.search(raw) and not stated_change:
         return "one-off"
     if ITINERARY.search(raw) and not DURABLE.search(raw):
         return "one-off"

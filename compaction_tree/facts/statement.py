@@ -91,7 +91,8 @@ _CHANGE_FORMS = (
     # "the cutoff is now 3pm, was noon"
     r"\bnow\s+(?:at\s+|on\s+|in\s+)?(?P<v>[^,;]+?)[,;]\s+(?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+"
     r"(?!(?:stuck|hoping|supposed|going|trying|about|just|so|really|very)\b)(?P<o>[^,;]+?)$",
-    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
+    # "no more Jenkins for Magpie, ...": Jenkins was Magpie's
+    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us|(?P<s>" + _NAME + r")))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",
