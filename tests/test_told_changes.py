@@ -132,6 +132,18 @@ def test_a_change_naming_whose_value_it_replaces_or_told_after_a_news_label_supe
     superseding(old, new)
 
 
+def test_a_change_told_over_two_clauses_is_read_as_one_when_only_both_name_what_it_replaces() -> None:
+    (joined,) = facts.statements_of("no more 10:00 standups for analytics! we meet at 9:30 now", "user")
+    assert "10:00" in joined.fact and "9:30" in joined.fact
+    superseding(
+        "analytics's daily sync happens at 10:00, 15 min max",
+        "no more 10:00 standups for analytics! we meet at 9:30 now",
+    )
+    # a first clause naming nothing the second replaces stays apart
+    (alone,) = facts.statements_of("the new laptop is great! we meet at 9:30 now", "user")
+    assert alone.fact == "user: We meet at 9:30 now."
+
+
 @pytest.mark.parametrize(
     "sentence",
     [

@@ -23,6 +23,7 @@ from .extract import (
     extract_facts,
     extract_sentence,
     extract_statements,
+    statements_of,
     subject_key,
 )
 from .records import CATEGORIES, Event, Fact, Version
@@ -63,6 +64,7 @@ __all__ = [
     "rebuild_facts",
     "search_facts",
     "standing_fact_lines",
+    "statements_of",
     "subject_key",
     "undo",
 ]

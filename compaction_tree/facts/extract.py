@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-17"
+EXTRACTOR_VERSION = "cues-18"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -278,8 +278,32 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
     changes it tells in passing (change_only: facts only as the change of a known subject), and what it may state
     (replaced_only: facts only as the value a later change names as replaced)."""
     topic = topic_of(sentence)
-    found = (_from_clause(clause, speaker, topic) for clause in clauses(sentence))
-    return [f for f in found if f is not None]
+    return _read([(clause, topic) for clause in clauses(sentence)], speaker)
+
+
+def statements_of(text: str, speaker: str) -> list[Extracted]:
+    """A turn's statements (see extract_statements), sentence by sentence."""
+    return _read([(clause, topic_of(s)) for s in sentences(text) for clause in clauses(s)], speaker)
+
+
+def _read(pieces: list[tuple[str, str]], speaker: str) -> list[Extracted]:
+    """The statements of clauses said one after another, each with its topic. A change told over two ("no more
+    10:00 standups for analytics! we meet at 9:30 now") is read as one when the first states nothing sure by itself
+    and only the two together name the value replaced."""
+    found: list[Extracted] = []
+    before: Extracted | None = None
+    for position, (clause, topic) in enumerate(pieces):
+        own = _from_clause(clause, speaker, topic)
+        if own is not None and position and (before is None or before.replaced_only):
+            joined = _joined(pieces[position - 1][0], clause)
+            together = _from_clause(joined, speaker, topic) if joined else None
+            if together is not None and not together.replaced_only and _names_replaced(joined, pieces[position - 1][0]):
+                found = found[:-1] if before is not None else found
+                own = together
+        if own is not None:
+            found.append(own)
+        before = own
+    return found
 
 
 def _from_clause(clause: str, speaker: str, topic: str) -> Extracted | None:
@@ -834,12 +858,26 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     return _with_value_aspect(key, new or change.old, text)
 
 
+def _joined(first: str, second: str) -> str:
+    """Two sentences as one clause ("no more X!" and "we meet at 9:30 now": "no more X, we meet at 9:30 now")."""
+    first = first.rstrip().rstrip(".!")
+    if re.search(r"[.!?]\s", first) or len((first + " " + second).split()) > MAX_FACT_WORDS:
+        return ""
+    return f"{first}, {second[:1].lower()}{second[1:]}"
+
+
+def _names_replaced(joined: str, first: str) -> bool:
+    """The joined sentence tells a change whose replaced value the first sentence holds."""
+    change = change_of(clean_sentence(joined))
+    return change is not None and bool(change.old) and change.old.casefold() in first.casefold()
+
+
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
     """The durable facts stated in one day's chunks, found by cue (deterministic and offline)."""
     day = unit.period.key
     found: dict[tuple[str, str], FactCandidate] = {}
     for chunk in unit.chunks:
-        for extracted in (e for s in sentences(chunk.text) for e in extract_statements(s, chunk.speaker)):
+        for extracted in statements_of(chunk.text, chunk.speaker):
             if extracted.confidence < config.fact_min_confidence:
                 continue
             key = (extracted.subject, plain_text(extracted.fact).casefold())
