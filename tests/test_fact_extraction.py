@@ -668,6 +668,10 @@ def test_a_change_of_another_thing_from_the_same_value_keeps_a_sides_value() -> 
         ("can you update the runbook, the job queue is RabbitMQ btw", None, None),
         ("can you write a quick script to purge old rows, reporting db is MySQL 8 btw", None, "reporting_datastore"),
         ("help me plan meals this week, remember I'm vegetarian", "preference", "diet"),
+        # when a decision was taken is no moment it holds for; a question the speaker answers at once
+        ("we're doing Christmas in Zagreb this year, decided last night", "decision", None),
+        ("Fly.io it is for Magpie, signed the contract an hour ago", "decision", None),
+        ("quick note: our data engineer? that's Lena, been that way for a while", "entity", "data_engineer"),
     ],
 )
 def test_what_people_say_in_their_own_words_is_found(sentence: str, category: str | None, subject: str | None) -> None:
@@ -693,6 +697,11 @@ def test_what_people_say_in_their_own_words_is_found(sentence: str, category: st
         "Mom is in the hospital.",
         "Legal is studying the contract.",
         "I'm doing a presentation at 3.",
+        # a question asked, then what the speaker thinks of it
+        "still Redis-free for the rate limit? a table feels wrong",
+        "Wanna see my moves next Fri? Can't wait.",
+        "can you check the logs? the deploy failed",
+        "I decided to skip the gym today",  # a decision of one day
     ],
 )
 def test_a_passing_pursuit_or_a_saying_is_no_fact(sentence: str) -> None:

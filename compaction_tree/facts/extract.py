@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-18"
+EXTRACTOR_VERSION = "cues-19"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -294,7 +294,10 @@ def _read(pieces: list[tuple[str, str]], speaker: str) -> list[Extracted]:
     before: Extracted | None = None
     for position, (clause, topic) in enumerate(pieces):
         own = _from_clause(clause, speaker, topic)
-        if own is not None and position and (before is None or before.replaced_only):
+        asked = _asked_and_answered(pieces[position - 1][0], clause) if position and before is None else ""
+        if asked:  # "our data engineer? that's Lena": what the question names is what the answer is about
+            own = _from_clause(asked, speaker, topic) or own
+        elif own is not None and position and (before is None or before.replaced_only):
             joined = _joined(pieces[position - 1][0], clause)
             together = _from_clause(joined, speaker, topic) if joined else None
             if together is not None and not together.replaced_only and _names_replaced(joined, pieces[position - 1][0]):
@@ -856,6 +859,19 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     if tokens and not explicit and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
         key = key_from_words([*key_words(tokens[0]), *key.split("_")])
     return _with_value_aspect(key, new or change.old, text)
+
+
+# a question that only names what the answer is about: "our data engineer?", "the data standup?", "migrating Ibis?"
+_NAMED_BY_QUESTION = re.compile(r"^(?:our|my|the|their|his|her|\w{3,}ing)\s", re.IGNORECASE)
+
+
+def _asked_and_answered(question: str, answer: str) -> str:
+    """A question the speaker answers at once ("our data engineer? that's Lena", "migrating Ibis? do it before 7am")
+    as one statement ("our data engineer: that's Lena"); not a question asked of someone ("who owns it?")."""
+    question = PREAMBLE.sub("", question.strip())
+    if not (question.endswith("?") and len(question.split()) <= 6 and _NAMED_BY_QUESTION.match(question)):
+        return ""
+    return f"{question.rstrip('? ')}: {answer}"
 
 
 def _joined(first: str, second: str) -> str:

@@ -97,6 +97,13 @@ _DATED = re.compile(
     r"(?<!\d[ap]m)(?<!\d [ap]m)(?<!\d:\d\d)(?<!noon)" + _WHEN,
     re.IGNORECASE,
 )
+# when a decision was taken ("decided last night", "signed the contract an hour ago"), in any statement; not
+# when what was decided is done ("decided to skip the gym today")
+_DECIDED = re.compile(
+    r"\b(?:decided|agreed|settled|signed|confirmed|voted|approved|locked in)\b(?:(?!\s+to\b)[^,;.!?]){0,40}?"
+    r"(?:\s+in)?" + _WHEN.replace("last week)", "last week|an hour ago|(?:a few )?minutes ago)"),
+    re.IGNORECASE,
+)
 _AS_OF = re.compile(r"\b(?:as of|since|from|starting)" + _WHEN, re.IGNORECASE)
 # a label saying when the news came ("announcement today: Arjun becomes ..."): when it was heard, not what holds
 _HEARD = re.compile(r"^[^:]{0,30}?\b(?:today|yesterday|this (?:morning|afternoon|week))\s*:\s*", re.IGNORECASE)
@@ -109,8 +116,12 @@ def undated(text: str, as_of: bool = False) -> str:
     it tells of the speaker's own doings; with as_of, "as of yesterday" too."""
     dated_by = ((_AS_OF,) if as_of else ()) + (() if _DOER.match(text) else (_DATED,))
     for dated in dated_by:
-        text = dated.sub(lambda m: m.group(0)[: m.start("when") - m.start()].rstrip(), text)
+        text = _without_when(dated, text)
     return text
+
+
+def _without_when(dated: re.Pattern[str], text: str) -> str:
+    return dated.sub(lambda m: m.group(0)[: m.start("when") - m.start()].rstrip(), text)
 
 
 DURABLE = re.compile(
@@ -311,6 +322,7 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
         return "question"
     if change is not None:  # "as of this morning" dates a change only where it names what it replaces
         text, raw = undated(text, as_of=bool(change.old)), undated(raw, as_of=bool(change.old))
+    text, raw = _without_when(_DECIDED, text), _without_when(_DECIDED, raw)
     if PASTED.search(raw):
         return "pasted"
     if UNDER_WAY.search(text):
