@@ -144,6 +144,11 @@ def test_frames_find_a_statement_by_what_it_is_about(sentence: str, category: st
         ("Important for me: I prefer pytest fixtures over mocks.", "pytest_fixture"),  # "over" is the alternative
         ("One thing up front: I like short answers.", "answers"),
         ("on 1, token lifetime decision: access tokens 10 minutes instead of 15", "token_lifetime"),
+        # what a change is about follows how it came about; a clause telling the move itself is the change
+        ("Drone licensing got silly so Kestrel CI is on Buildkite now", "kestrel_ci"),
+        ("Cloud Run kept having outages so Kestrel lives on Render now", "kestrel_home"),
+        ("dependabot PR merged, httpx is at 3.15 now (bye 3.11)", "httpx"),
+        ("finally got off Nginx 1.20, 1.23 is live after the test suite passed", "nginx_version"),
     ],
 )
 def test_subject_keys_name_the_thing_and_its_side(sentence: str, subject: str) -> None:

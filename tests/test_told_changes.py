@@ -132,6 +132,18 @@ def test_a_change_naming_whose_value_it_replaces_or_told_after_a_news_label_supe
     superseding(old, new)
 
 
+def test_changes_told_after_the_same_event_change_each_their_own_thing() -> None:
+    said = [
+        ("2026-01-05", "a", "fwiw httpx in our repo is 3.11"),
+        ("2026-01-06", "b", "Kafka here is 6.23, so newer docs may not match"),
+        ("2026-03-02", "c", "dependabot PR merged, Kafka is at 6.27 now (bye 6.23)"),
+        ("2026-03-03", "d", "dependabot PR merged, httpx is at 3.15 now (bye 3.11)"),
+    ]
+    outcome = consolidate([told(day, source, sentence) for day, source, sentence in said])
+    chains = sorted((f.current.sources, tuple(v.sources for v in f.history)) for f in outcome.facts)
+    assert chains == [(("c",), (("b",),)), (("d",), (("a",),))]
+
+
 def test_a_change_told_over_two_clauses_is_read_as_one_when_only_both_name_what_it_replaces() -> None:
     (joined,) = facts.statements_of("no more 10:00 standups for analytics! we meet at 9:30 now", "user")
     assert "10:00" in joined.fact and "9:30" in joined.fact

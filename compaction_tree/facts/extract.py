@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-19"
+EXTRACTOR_VERSION = "cues-20"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -440,7 +440,9 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
         return None
     if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
         return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
-    key = _frame_key(framed) if framed is not None else change_key(text, change, topic)
+    key = _key_after_came_about(text, change, topic) or (
+        _frame_key(framed) if framed is not None else change_key(text, change, topic)
+    )
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
     if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
@@ -827,8 +829,44 @@ _POST = re.compile(r"(?:the\s+|our\s+)?(?:new\s+)?" + POST, re.IGNORECASE)
 _TAKES_OVER = re.compile(r"\b(?:(?:took|takes|taken|taking)\s+over\s+(?!as\b)|inherit(?:s|ed)\s)", re.IGNORECASE)
 
 
+# how a change came about, told before it: a reason ending in "so" ("Drone licensing got silly so ..."), or what
+# happened ("dependabot PR merged, ...")
+_CAME_ABOUT = re.compile(
+    r"^(?P<why>[^,;]*?\b(?:\w{3,}ed|got|kept|was|were|had)\b[^,;]*?)(?:,\s*so|\s+so|,)\s+(?!that\b|far\b|much\b|many\b)"
+    r"(?=\S)",
+    re.IGNORECASE,
+)
+
+
+# a clause that tells the move itself ("finally got off Nginx 1.20, 1.23 is live", "we got rid of the flaky Kong
+# tests"), not how it came about
+_TELLS_MOVE = re.compile(
+    r"\b(?:" + CHANGE_VERB + r"|got off|got rid of|no more|ditched|retired|removed|killed|shut down|dropped)\b",
+    re.IGNORECASE,
+)
+_PRONOUN_FIRST = re.compile(r"^(?:i|i'm|we|we're|they|they're|it|it's|you|he|she)\b", re.IGNORECASE)
+
+
+def _key_after_came_about(text: str, change: Change, topic: str) -> str:
+    """The key of a change told after how it came about, from what follows ("Drone licensing got silly so Kestrel
+    CI is on Buildkite now": "kestrel_ci"); "" when it is not told so."""
+    came_about = _CAME_ABOUT.match(text)
+    if came_about is None or topic or _TELLS_MOVE.search(came_about["why"]):
+        return ""
+    rest = text[came_about.end() :]
+    again = change_of(rest)
+    key = change_key(rest, again) if again is not None and (again.old or again.subject) else ""
+    if not key and not _PRONOUN_FIRST.match(rest):  # "Kestrel lives on Render now": keyed as statements are
+        key = _with_value_aspect(_model_key(rest, ""), change.new or change.old, rest)
+    return key
+
+
 def change_key(text: str, change: Change, topic: str = "") -> str:
-    """The subject of a change: what changed, without its old and new values or the verb that says so."""
+    """The subject of a change: what changed, without its old and new values or the verb that says so; what it
+    is about is told after how it came about ("Drone licensing got silly so Kestrel CI is on Buildkite now")."""
+    key = _key_after_came_about(text, change, topic)
+    if key:
+        return key
     post = _POST.fullmatch(change.subject)
     if post is not None:  # "took over as on-call lead": keyed by the post, as the cue "holds-post" keys its holder
         return subject_key(post.group("s"), post.group("sa") or "", aspect="owner")
