@@ -151,6 +151,11 @@ def test_a_change_told_over_two_clauses_is_read_as_one_when_only_both_name_what_
         "analytics's daily sync happens at 10:00, 15 min max",
         "no more 10:00 standups for analytics! we meet at 9:30 now",
     )
+    # the value replaced is a name or a number, not words of a reaction
+    from compaction_tree.facts.extract import _names_replaced
+
+    first = "sounds like the parade was an awesome experience"
+    assert not _names_replaced(first + ", it's great to see the support", first)
     # a first clause naming nothing the second replaces stays apart
     (alone,) = facts.statements_of("the new laptop is great! we meet at 9:30 now", "user")
     assert alone.fact == "user: We meet at 9:30 now."

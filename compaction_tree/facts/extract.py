@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-20"
+EXTRACTOR_VERSION = "cues-21"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -921,9 +921,11 @@ def _joined(first: str, second: str) -> str:
 
 
 def _names_replaced(joined: str, first: str) -> bool:
-    """The joined sentence tells a change whose replaced value the first sentence holds."""
+    """The joined sentence tells a change whose replaced value, a name or a number, the first sentence holds."""
     change = change_of(clean_sentence(joined))
-    return change is not None and bool(change.old) and change.old.casefold() in first.casefold()
+    if change is None or not change.old or change.old.casefold() not in first.casefold():
+        return False
+    return bool(names_of(change.old)[1] or re.search(r"\d", change.old))  # a value, not "an awesome experience"
 
 
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
