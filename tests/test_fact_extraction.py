@@ -744,6 +744,12 @@ def test_off_before_a_verb_of_change_names_no_old_value() -> None:
             "",
         ),
         ("1,500 requests per minute instead of 1,000", "1,000", "1,500 requests per minute"),
+        # a label names the thing, not the new value
+        (
+            "changed the gateway rule for Tern: 500 requests per minute replaces 1,000",
+            "1,000",
+            "500 requests per minute",
+        ),
     ],
 )
 def test_change_forms_name_the_value_replaced(sentence: str, old: str, new: str) -> None:

@@ -144,6 +144,22 @@ def test_changes_told_after_the_same_event_change_each_their_own_thing() -> None
     assert chains == [(("c",), (("b",),)), (("d",), (("a",),))]
 
 
+def test_changes_of_the_same_value_labelled_with_two_names_change_each_their_own() -> None:
+    said = [
+        ("2026-01-05", "a", "per the contract we throttle Saltmarsh Studios at 1,000 requests per minute"),
+        (
+            "2026-01-06",
+            "b",
+            "the gateway config says 1,000 requests per minute for Northwind Traders, that's the ceiling we agreed on",
+        ),
+        ("2026-03-02", "c", "changed the gateway rule for Saltmarsh Studios: 500 requests per minute replaces 1,000"),
+        ("2026-03-03", "d", "changed the gateway rule for Northwind Traders: 500 requests per minute replaces 1,000"),
+    ]
+    outcome = consolidate([told(day, source, sentence) for day, source, sentence in said])
+    chains = sorted((f.current.sources, tuple(v.sources for v in f.history)) for f in outcome.facts)
+    assert chains == [(("c",), (("a",),)), (("d",), (("b",),))]
+
+
 def test_a_change_told_over_two_clauses_is_read_as_one_when_only_both_name_what_it_replaces() -> None:
     (joined,) = facts.statements_of("no more 10:00 standups for analytics! we meet at 9:30 now", "user")
     assert "10:00" in joined.fact and "9:30" in joined.fact

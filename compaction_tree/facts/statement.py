@@ -359,6 +359,9 @@ def change_of(text: str) -> Change | None:
             old = groups.get("o") or ""
             contrast = pattern is _CONTRAST and not re.search(r"(?-i:[A-Z])|\d", old)
             subject = groups.get("s") or groups.get("s2") or ""
+            label, colon, after = new.rpartition(": ")
+            if colon and not subject and len(label.split()) >= 2:  # "changed the rule for Tern: 500 replaces 1,000"
+                new, subject = after, label
             return Change(old, new, subject, match.start(), contrast)
     return None
 
