@@ -557,7 +557,8 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:main\s+|primary\s+)?(?:contact|point of contact|poc|liaison|account manager)\s*[,:—-]\s*"
      r"(?P<v>" + _NAME + r")\s*[.!]?$"),
     ("role", "entity", 0.7, "user", "role",
-     r"^(?P<s>" + _NAME + r")\s+(?:is|has been|works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
+     r"^(?P<s>" + _NAME + r")\s+(?:is|has been(?![^;.]*\b(?:before|while|until|during|interim|acting|on this)\b)|"
+     r"works as|serves as|is working as)\s+(?:our|the|a|an)\s+(?:new\s+)?"
      r"(?P<v>(?:[\w-]+\s+){0,2}(?:" + _ROLES + r"))\b"
      # "Yusuf is PM for checkout": a title that is an acronym needs no article
      r"|^(?P<s2>" + _NAME + r")\s+is\s+(?P<v2>(?-i:PM|EM|TPM|SRE|QA|CTO|CEO|CFO|COO|VP)(?:\s+(?:for|on|of)\s+[\w -]+)?)"

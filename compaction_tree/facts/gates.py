@@ -90,7 +90,9 @@ DEICTIC = re.compile(
 # when a change took effect: a time word after a verb in the past ("Polars got bumped to 4.28 today", "dns flipped
 # last night", "rewrote the pipeline for Drone this week"), not after a time of day ("moved the retro to 3pm
 # today": that day's retro); in a sentence that tells a change it dates the change, it does not say the new value
-# holds only that day. After "as of" ("as of yesterday") only where a change is told in passing (extract.py).
+# holds only that day, where the sentence says the new value lasts or sets a version (`_LASTS`): "the team lunch got
+# switched to the taco truck today" is that day's lunch. After "as of" ("as of yesterday") only where a change is
+# told in passing (extract.py).
 _WHEN = r"\s+(?P<when>today|yesterday|last night|this (?:morning|afternoon|week)|last week)\b"
 _DATED = re.compile(
     r"\b(?:\w{3,}ed|got|took|went|made|rewrote|put|set|began|became)\b(?:[^,;.!?]|\.(?=\w)){0,60}?"
@@ -100,7 +102,7 @@ _DATED = re.compile(
 # when a decision was taken ("decided last night", "signed the contract an hour ago"), in any statement; not
 # when what was decided is done ("decided to skip the gym today")
 _DECIDED = re.compile(
-    r"\b(?:decided|agreed|settled|signed|confirmed|voted|approved|locked in)\b(?:(?!\s+to\b)[^,;.!?]){0,40}?"
+    r"\b(?:decided|agreed|settled|signed|confirmed|approved|locked in)\b(?:(?!\s+to\b)[^,;.!?]){0,40}?"
     r"(?:\s+in)?" + _WHEN.replace("last week)", "last week|an hour ago|(?:a few )?minutes ago)"),
     re.IGNORECASE,
 )
@@ -111,11 +113,21 @@ _HEARD = re.compile(r"^[^:]{0,30}?\b(?:today|yesterday|this (?:morning|afternoon
 _DOER = re.compile(r"^(?:i|we)\b", re.IGNORECASE)
 
 
+# what says a new value lasts ("now", "no more", "officially"); a version lasts too ("Polars got bumped to 4.28")
+_LASTING_WORDS = (
+    r"now|no more|any ?more|no longer|officially|for good|from now on|going forward|these days|nowadays|permanently|"
+    r"is history|is dead|is the new"
+)
+_LASTS = re.compile(r"\b(?:" + _LASTING_WORDS + r")\b", re.IGNORECASE)
+_LASTS_OR_VERSION = re.compile(r"\b(?:" + _LASTING_WORDS + r"|v?\d+\.\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
 def undated(text: str, as_of: bool = False) -> str:
     """A change's sentence without the time words that date it ("bumped to 4.28 today": "bumped to 4.28"), unless
-    it tells of the speaker's own doings; with as_of, "as of yesterday" too."""
-    dated_by = ((_AS_OF,) if as_of else ()) + (() if _DOER.match(text) else (_DATED,))
-    for dated in dated_by:
+    it tells of the speaker's own doings or says nothing of the new value lasting; with as_of, "as of yesterday"
+    too."""
+    lasting = not _DOER.match(text) and bool(_LASTS_OR_VERSION.search(_without_when(_DATED, text)))
+    for dated in ((_AS_OF,) if as_of else ()) + ((_DATED,) if lasting else ()):
         text = _without_when(dated, text)
     return text
 
@@ -346,9 +358,9 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
             return "narrative"
-        # what happened before the clause that states a change is how it came about ("dependabot PR merged, Kafka
-        # is at 6.27 now")
-        told = text[change.start :] if change is not None and change.new else text
+        # what happened before the clause that states a lasting change is how it came about ("dependabot PR
+        # merged, Kafka is at 6.27 now"; not "the build failed, so we shipped 2.3.1 instead of 2.4")
+        told = text[change.start :] if change is not None and change.new and _LASTS.search(text) else text
         if PAST_EVENT.search(CAUSE.split(told)[0]) or WORKS_AGAIN.search(text):
             return "event"
     return None

@@ -92,7 +92,11 @@ _CHANGE_FORMS = (
     r"\bnow\s+(?:at\s+|on\s+|in\s+)?(?P<v>[^,;]+?)[,;]\s+(?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+"
     r"(?!(?:stuck|hoping|supposed|going|trying|about|just|so|really|very)\b)(?P<o>[^,;]+?)$",
     # "no more Jenkins for Magpie, ...": Jenkins was Magpie's
-    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us|(?P<s>" + _NAME + r")))?,\s+(?:it'?s\s+|now\s+)?(?P<v>.+)",
+    # "that's Lena now, Sven left": who held it left, told after who holds it now
+    r"(?P<v>[^,;]+?)\s+now\s*[,;]\s*(?P<o>" + _NAME + r")\s+(?:has\s+)?(?:" + DEPARTED + r"|left)\s*$",
+    # (whose only when what follows names or counts the new value: not "no more candy for Emma, she had three")
+    r"\bno more\s+(?P<o>.+?)(?:\s+for\s+(?:me|us|(?P<s>" + _NAME + r")))?,\s+(?:it'?s\s+|now\s+)?"
+    r"(?(s)(?=[^,;]*?(?-i:\b(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)[A-Z][a-z]|\d)))(?P<v>.+)",
     r"\bnot\s+(?:that\s+)?(?P<o>[^,;]+?)[,;]?\s+(?:but|it'?s)\s+(?:that\s+)?(?P<v>.+)",
     r"\((?:it\s+|that\s+)?(?:was|previously|formerly|used to be)\s+(?P<o>[^)]+)\)",
     r"\b(?:is|are)\s+off\s+(?P<o>[^,;]*?(?-i:[A-Z0-9])[^,;]*?)(?:\s+as of\s+\w+)?[,;]",

@@ -369,8 +369,10 @@ def _vouched(
     if not old:
         return None
     thing = _thing(change.subject) - old
+    # the thing by its name where the change names it ("northwind", not "gateway" of "gateway_northwind_traders")
+    named = {w for w in thing if any(w in name_parts(n) for n in told.names)} or thing
     for _, statement in _kept_saying(old, said, kept):
-        if not thing or thing & analyse(statement.fact).words:
+        if not thing or named & analyse(statement.fact).words:
             return None  # a kept statement says the value, of the change's thing: consolidation links the two
     rarest = _rarest(old, maybe)
     speaker = speaker_of(change.fact)
