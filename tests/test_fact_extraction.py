@@ -519,6 +519,12 @@ def test_my_preference_is_a_preference() -> None:
     assert found is not None and found.category == "preference" and "early returns" in found.fact
 
 
+def test_a_failure_traced_to_something_named_elsewhere_is_no_pattern() -> None:
+    said = "Every failed run of the Android release build I've looked at traces back to it."
+    assert facts.extract_statements(said, "assistant") == []
+    assert facts.extract_sentence("my wifi keeps dropping whenever the microwave runs", "user") is not None
+
+
 def test_a_failure_that_happened_once_is_no_pattern() -> None:
     assert facts.extract_sentence("the migration tool skipped two files, fixed it by hand", "user") is None
 
@@ -707,6 +713,9 @@ def test_what_people_say_in_their_own_words_is_found(sentence: str, category: st
         "Wanna see my moves next Fri? Can't wait.",
         "can you check the logs? the deploy failed",
         "I decided to skip the gym today",  # a decision of one day
+        # a measure read as it moves, a post nobody holds for now
+        "Fablehouse's nightly sync is spiking right up to 500 requests per minute.",
+        "The security engineer seat is open.",
     ],
 )
 def test_a_passing_pursuit_or_a_saying_is_no_fact(sentence: str) -> None:

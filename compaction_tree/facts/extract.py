@@ -71,7 +71,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-23"
+EXTRACTOR_VERSION = "cues-24"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -375,6 +375,9 @@ def _extract_clause(raw: str, speaker: str, topic: str = "", ask_model: bool = T
 _NEWS = re.compile(r"(?:(?:\w+\s+)?news|announcement|update)(?:\s+(?:today|yesterday|this \w+))?", re.IGNORECASE)
 
 
+_TO_A_REFERENCE = re.compile(r"\b(?:to|on|from|by)\s+(?:it|this|that|them|these|those)\s*[.!]?$", re.IGNORECASE)
+
+
 def _after_label(text: str, speaker: str, topic: str) -> Extracted | None:
     """What the cues find after a label that names no topic ("announcement today: Arjun becomes site reliability
     engineer", "update: ..."), the sentence whole as the fact."""
@@ -409,6 +412,8 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
         if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
             continue  # "the app uses too much memory": about nothing in particular
         value = next((v for k, v in sorted(match.groupdict().items()) if k.startswith("v") and v), "")
+        if cue.category == "failure_pattern" and _TO_A_REFERENCE.search(value):
+            continue  # "every failed run traces back to it": a cause told elsewhere
         if cue.category in ("preference", "entity") and _ONE_CHOICE.match(value):
             continue  # "Priya prefers the --use-list approach": a pick among options for one task
         subject = _subject_of(match, cue)

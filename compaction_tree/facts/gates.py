@@ -57,7 +57,9 @@ TEMPORARY = re.compile(
     r"(?:weekend|week|day|sprint|release|migration|launch)\s+only|this week|"
     # where someone is for a while: "my manager is on holiday" says nothing of who the manager is
     r"(?:is|are|am|['’]s|['’]re|['’]m)\s+(?:on holiday|on vacation|on leave|on parental leave|in town|off sick|"
-    r"out sick|away|at the (?:vet|doctor|dentist|hospital|gym))|in hospital)\b",
+    r"out sick|away|at the (?:vet|doctor|dentist|hospital|gym))|in hospital|"
+    # a post nobody holds for now: "the security engineer seat is open"
+    r"(?:seat|position)\s+is\s+(?:open|vacant|empty|unfilled))\b",
     re.IGNORECASE,
 )
 REJECTED = re.compile(
@@ -78,7 +80,7 @@ HEARSAY = re.compile(
 EVENT = re.compile(
     r"\b(?:latency|throughput|p\d\d|response times?|error rate|(?:double|twice|half|triple) (?:that|as|the)"
     r"|\d+\s*(?:ms|kb|mb|gb)|"
-    r"fixed|resolved|solved|(?<!\()it was|they were|as planned|as expected)\b",
+    r"fixed|resolved|solved|(?<!\()it was|they were|as planned|as expected|spik(?:e|es|ed|ing)|peak(?:s|ed|ing))\b",
     re.IGNORECASE,
 )
 # a sentence tied to one moment ("this morning", "tomorrow's lessons"), unless it says it lasts
@@ -323,6 +325,12 @@ UNDER_WAY = re.compile(
 )
 
 
+# a measure read as it moves: "the nightly sync is spiking right up to 500 requests per minute"
+_READING = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:spiking|peaking|climbing|hovering|trending|creeping)\b", re.IGNORECASE
+)
+
+
 def rejection(text: str, raw: str, category: str, change: Change | None = None) -> str | None:
     """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
 
@@ -355,6 +363,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
         return "one-off"
     if ITINERARY.search(raw) and not DURABLE.search(raw):
         return "one-off"
+    if _READING.search(text):
+        return "reading"
     if category != "failure_pattern":
         if CONSEQUENCE.search(text):
             return "narrative"
