@@ -335,8 +335,9 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
     """Why a statement states no durable fact (None: it may). text is cleaned, raw is not.
 
     Questions, pasted logs, temporary arrangements, rejected options, hypotheticals, hearsay, what
-    one moment holds ("this morning", unless it says it lasts), and work told as it happens ("I
-    moved X and now everything fails", "CI didn't run it").
+    one moment holds ("this morning", unless it says it lasts or only dates a lasting change or a
+    decision: "Polars got bumped to 4.28 today", "decided last night"), a measure read as it moves,
+    and work told as it happens ("I moved X and now everything fails", "CI didn't run it").
     """
     if "?" in _URL.sub("", text) or QUESTION_START.match(text):
         return "question"

@@ -39,7 +39,6 @@ Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split dev2 --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
-      .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203
 """
 
 from __future__ import annotations
