@@ -287,26 +287,64 @@ def statements_of(text: str, speaker: str) -> list[Extracted]:
 
 
 def _read(pieces: list[tuple[str, str]], speaker: str) -> list[Extracted]:
-    """The statements of clauses said one after another, each with its topic. A change told over two ("no more
-    10:00 standups for analytics! we meet at 9:30 now") is read as one when the first states nothing sure by itself
-    and only the two together name the value replaced."""
+    """The statements of clauses said one after another, each with its topic; a question answered at once, or a
+    change told over two clauses, is read as one statement (`_asked_and_answered`, `_told_together`)."""
     found: list[Extracted] = []
-    before: Extracted | None = None
-    for position, (clause, topic) in enumerate(pieces):
+    previous, before = "", None  # the clause before, and its statement
+    for clause, topic in pieces:
         own = _from_clause(clause, speaker, topic)
-        asked = _asked_and_answered(pieces[position - 1][0], clause) if position and before is None else ""
+        asked = _asked_and_answered(previous, clause) if previous and before is None else ""
         if asked:  # "our data engineer? that's Lena": what the question names is what the answer is about
             own = _from_clause(asked, speaker, topic) or own
-        elif own is not None and position and (before is None or before.replaced_only):
-            joined = _joined(pieces[position - 1][0], clause)
-            together = _from_clause(joined, speaker, topic) if joined else None
-            if together is not None and not together.replaced_only and _names_replaced(joined, pieces[position - 1][0]):
-                found = found[:-1] if before is not None else found
+        elif previous and own is not None and (before is None or before.replaced_only):
+            together = _told_together(previous, clause, speaker, topic)
+            if together is not None:
+                if before is not None:
+                    found.pop()  # the first clause's unsure statement is part of the change
                 own = together
         if own is not None:
             found.append(own)
-        before = own
+        previous, before = clause, own
     return found
+
+
+def _told_together(first: str, second: str, speaker: str, topic: str) -> Extracted | None:
+    """A change told over two clauses as one statement ("no more 10:00 standups for analytics! we meet at 9:30
+    now"), when only the two joined name the value replaced."""
+    joined = _joined(first, second)
+    together = _from_clause(joined, speaker, topic) if joined else None
+    if together is None or together.replaced_only or not _names_replaced(joined, first):
+        return None
+    return together
+
+
+# a question that only names what the answer is about: "our data engineer?", "the data standup?", "migrating Ibis?"
+_NAMED_BY_QUESTION = re.compile(r"^(?:our|my|the|their|his|her|\w{3,}ing)\s", re.IGNORECASE)
+
+
+def _asked_and_answered(question: str, answer: str) -> str:
+    """A question the speaker answers at once ("our data engineer? that's Lena", "migrating Ibis? do it before 7am")
+    as one statement ("our data engineer: that's Lena"); not a question asked of someone ("who owns it?")."""
+    question = PREAMBLE.sub("", question.strip())
+    if not (question.endswith("?") and len(question.split()) <= 6 and _NAMED_BY_QUESTION.match(question)):
+        return ""
+    return f"{question.rstrip('? ')}: {answer}"
+
+
+def _joined(first: str, second: str) -> str:
+    """Two clauses as one ("no more X!" and "we meet at 9:30 now": "no more X, we meet at 9:30 now")."""
+    first = first.rstrip().rstrip(".!")
+    if re.search(r"[.!?]\s", first) or len((first + " " + second).split()) > MAX_FACT_WORDS:
+        return ""
+    return f"{first}, {second[:1].lower()}{second[1:]}"
+
+
+def _names_replaced(joined: str, first: str) -> bool:
+    """The joined clauses tell a change whose replaced value, a name or a number, the first clause holds."""
+    change = change_of(clean_sentence(joined))
+    if change is None or not change.old or change.old.casefold() not in first.casefold():
+        return False
+    return bool(names_of(change.old)[1] or re.search(r"\d", change.old))  # a value, not "an awesome experience"
 
 
 def _from_clause(clause: str, speaker: str, topic: str) -> Extracted | None:
@@ -902,35 +940,6 @@ def change_key(text: str, change: Change, topic: str = "") -> str:
     if tokens and not explicit and not {stem(word_form(w)) for w in key.split("_")} & {stem(n) for n in named}:
         key = key_from_words([*key_words(tokens[0]), *key.split("_")])
     return _with_value_aspect(key, new or change.old, text)
-
-
-# a question that only names what the answer is about: "our data engineer?", "the data standup?", "migrating Ibis?"
-_NAMED_BY_QUESTION = re.compile(r"^(?:our|my|the|their|his|her|\w{3,}ing)\s", re.IGNORECASE)
-
-
-def _asked_and_answered(question: str, answer: str) -> str:
-    """A question the speaker answers at once ("our data engineer? that's Lena", "migrating Ibis? do it before 7am")
-    as one statement ("our data engineer: that's Lena"); not a question asked of someone ("who owns it?")."""
-    question = PREAMBLE.sub("", question.strip())
-    if not (question.endswith("?") and len(question.split()) <= 6 and _NAMED_BY_QUESTION.match(question)):
-        return ""
-    return f"{question.rstrip('? ')}: {answer}"
-
-
-def _joined(first: str, second: str) -> str:
-    """Two sentences as one clause ("no more X!" and "we meet at 9:30 now": "no more X, we meet at 9:30 now")."""
-    first = first.rstrip().rstrip(".!")
-    if re.search(r"[.!?]\s", first) or len((first + " " + second).split()) > MAX_FACT_WORDS:
-        return ""
-    return f"{first}, {second[:1].lower()}{second[1:]}"
-
-
-def _names_replaced(joined: str, first: str) -> bool:
-    """The joined sentence tells a change whose replaced value, a name or a number, the first sentence holds."""
-    change = change_of(clean_sentence(joined))
-    if change is None or not change.old or change.old.casefold() not in first.casefold():
-        return False
-    return bool(names_of(change.old)[1] or re.search(r"\d", change.old))  # a value, not "an awesome experience"
 
 
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
