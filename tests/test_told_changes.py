@@ -109,6 +109,7 @@ def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new:
             "requests per minute is history",
         ),
         ("Kafka here is 6.23, so newer docs may not match", "dependabot PR merged, Kafka is at 6.27 now (bye 6.23)"),
+        ("we're on Next.js 14.2 for the storefront", "Renovate PR merged, Next.js is at 15.1 now (was 14.2)"),
     ],
 )
 def test_a_change_dated_by_when_it_happened_supersedes_what_it_changes(old: str, new: str) -> None:

@@ -371,7 +371,8 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
             return "narrative"
         # what happened before the clause that states a lasting change is how it came about ("dependabot PR
         # merged, Kafka is at 6.27 now"; not "the build failed, so we shipped 2.3.1 instead of 2.4")
-        told = text[change.start :] if change is not None and change.new and _LASTS.search(text) else text
+        lasting_change = change is not None and (change.new or change.old) and _LASTS.search(text)
+        told = text[change.start :] if change is not None and lasting_change else text
         if PAST_EVENT.search(CAUSE.split(told)[0]) or WORKS_AGAIN.search(text):
             return "event"
     return None
