@@ -483,9 +483,11 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
         return None
     if _FILE.search(change.new or text[change.start :]) or _WORK_ITEM.match(text):
         return None  # "moved the helpers to utils.py", "the ticket got moved to Done": work, not a setting
-    key = _key_after_came_about(text, change, topic) or (
-        _frame_key(framed) if framed is not None else change_key(text, change, topic)
-    )
+    # what follows how a change came about names it before a frame does; change_key looks there first itself
+    if framed is None:
+        key = change_key(text, change, topic)
+    else:
+        key = _key_after_came_about(text, change, topic) or _frame_key(framed)
     if mine and ANSWERING.search(text) and (framed is None or framed.frame.aspect == "answers"):
         key = "answers"  # how the assistant should answer: one subject, whatever the wording
     if not key and mine:  # "I've switched from cortado to flat white": a change of one's own, named by its values
@@ -887,7 +889,7 @@ _TELLS_MOVE = re.compile(
     r"\b(?:" + CHANGE_VERB + r"|got off|got rid of|no more|ditched|retired|removed|killed|shut down|dropped)\b",
     re.IGNORECASE,
 )
-_PRONOUN_FIRST = re.compile(r"^(?:i|i'm|we|we're|they|they're|it|it's|you|he|she)\b", re.IGNORECASE)
+_PRONOUN_SUBJECT = re.compile(r"^(?:i|i'm|we|we're|they|they're|it|it's|you|he|she)\b", re.IGNORECASE)
 
 
 def _key_after_came_about(text: str, change: Change, topic: str) -> str:
@@ -899,7 +901,7 @@ def _key_after_came_about(text: str, change: Change, topic: str) -> str:
     rest = text[came_about.end() :]
     again = change_of(rest)
     key = change_key(rest, again) if again is not None and (again.old or again.subject) else ""
-    if not key and not _PRONOUN_FIRST.match(rest):  # "Kestrel lives on Render now": keyed as statements are
+    if not key and not _PRONOUN_SUBJECT.match(rest):  # "Kestrel lives on Render now": keyed as statements are
         key = _with_value_aspect(_model_key(rest, ""), change.new or change.old, rest)
     return key
 
