@@ -58,7 +58,7 @@ Planted truth (``plant=True``, the default; ``plant=False`` gives the noise only
   that look like facts but are not durable are listed in ``meta["distractors"]`` (kinds:
   hypothetical, question, temporary, rejected) and are never PlantedFacts.
 
-Held-out splits ("dev", "test", "dev2", "fresh"): tune on dev, dev2 and test; report fresh, held out
+Held-out splits ("dev", "test", "dev2", "dev3", "fresh"): tune on dev, dev2, dev3 and test; report fresh, held out
   * Every planted template bank (fact statements, changes, corroborations, question wordings,
     multi-hop hops, leads, decoys, distractors) is split by index parity: dev (and dev2) uses the
     even entries, test (and fresh) the odd ones.  ``meta["templates"]`` records the key
@@ -70,7 +70,7 @@ Held-out splits ("dev", "test", "dev2", "fresh"): tune on dev, dev2 and test; re
   * Shared by all splits: the noise templates (the background distribution), the technical
     vocabulary (libraries, databases), dishes, relations, weekdays, roles and small value lists
     (times, versions, fact values such as hosting platforms or diets).
-  * Two splits replace every fact-bearing bank by new wordings (``REPLACED_BANKS``), written blind
+  * Three splits replace every fact-bearing bank by new wordings (``REPLACED_BANKS``), written blind
     to the fact extractor: the ``state``, ``change`` and ``again`` banks of every stable and change
     spec, and the ``state`` bank of every distractor.  Their keys carry the split's prefix
     (``BANK_PREFIX``): ``spec.<split>_bank.index`` (``hosting.fresh_change.1``, ``hosting.dev2_state.3``).
@@ -79,7 +79,10 @@ Held-out splits ("dev", "test", "dev2", "fresh"): tune on dev, dev2 and test; re
   * "dev2" is tuning material, like dev and test: the dev split (its entity pools and its half of
     every other bank) with the fact-bearing banks from tests/bench/corpus_dev2.py (twice as many
     wordings per bank as fresh has, for variety).  Chunk ids "v" + seed ("d" + seed is dev's).
-  * "fresh" is held out from all tuning (dev, dev2 and test are all tuned on): the test split with
+  * "dev3" is tuning material too, measured once before any tuning as a second figure for unseen wordings:
+    the test split with the fact-bearing banks from tests/bench/corpus_dev3.py (three wordings per
+    bank, four per distractor).  Chunk ids "w" + seed.
+  * "fresh" is held out from all tuning (dev, dev2, dev3 and test are all tuned on): the test split with
     the fact-bearing banks from tests/bench/corpus_fresh.py.  Chunk ids "f" + seed.
 
 meta
@@ -110,24 +113,27 @@ from zoneinfo import ZoneInfo
 
 try:  # imported as tests.bench.corpus
     from .corpus_dev2 import DEV2
+    from .corpus_dev3 import DEV3
     from .corpus_fresh import FRESH
 except ImportError:  # run as a script, or imported as "corpus" with tests/bench on sys.path
     from corpus_dev2 import DEV2
+    from corpus_dev3 import DEV3
     from corpus_fresh import FRESH
 
 GENERATOR_VERSION = "1"
 T = TypeVar("T")
-SPLITS = ("dev", "test", "fresh", "dev2")
-# which half of every split bank and pool a split uses: dev and dev2 the even entries, test and fresh the odd ones
-PARITY = {"dev": 0, "test": 1, "fresh": 1, "dev2": 0}
+SPLITS = ("dev", "test", "fresh", "dev2", "dev3")
+# which half of every split bank and pool a split uses: dev and dev2 the even entries, test, fresh and dev3 the odd ones
+PARITY = {"dev": 0, "test": 1, "fresh": 1, "dev2": 0, "dev3": 1}
 # splits whose fact-bearing banks are replaced by new wordings: {split: {spec key: {bank: templates}}}
-REPLACED_BANKS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"fresh": FRESH, "dev2": DEV2}
+REPLACED_BANKS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"fresh": FRESH, "dev2": DEV2, "dev3": DEV3}
 # template keys of the replaced banks: "spec.<prefix><bank>.index" ("hosting.fresh_change.1")
 BANK_PREFIX = {split: f"{split}_" for split in REPLACED_BANKS}
 FRESH_PREFIX = BANK_PREFIX["fresh"]
 DEV2_PREFIX = BANK_PREFIX["dev2"]
 # chunk, session and question ids start with this + seed: a split's first letter, but "v" for dev2 ("d" is dev's)
-ID_PREFIX = {"dev": "d", "test": "t", "fresh": "f", "dev2": "v"}
+# and "w" for dev3
+ID_PREFIX = {"dev": "d", "test": "t", "fresh": "f", "dev2": "v", "dev3": "w"}
 CATEGORIES = ("single-hop", "multi-hop", "temporal", "update", "paraphrase")
 PROBE_LABELS = ("present", "absent_clean", "absent_near")
 FACT_CATEGORIES = ("preference", "constraint", "decision", "domain_fact", "entity", "failure_pattern")
@@ -1623,9 +1629,9 @@ TOPICS_BY_DOMAIN: dict[str, tuple[_Topic, ...]] = {
 
 
 # ---------------------------------------------------------------- planted content
-# Every template bank below is split by index parity between dev (even) and test (odd); split "fresh" takes
-# test's half, split "dev2" dev's, but the fact-bearing banks of the fact and distractor specs from
-# REPLACED_BANKS (corpus_fresh.FRESH, corpus_dev2.DEV2) instead.
+# Every template bank below is split by index parity between dev (even) and test (odd); splits "fresh" and
+# "dev3" take test's half, split "dev2" dev's, but the fact-bearing banks of the fact and distractor specs from
+# REPLACED_BANKS (corpus_fresh.FRESH, corpus_dev2.DEV2, corpus_dev3.DEV3) instead.
 # Slots: "name": "pool" draws from an entity pool (with replacement), "name": "@pool" draws a
 # planted-only value without replacement (each value is used once per corpus); "a+b" unpacks a pair.
 
@@ -3515,7 +3521,7 @@ class _Builder:
         self.start, self.split = start, split
         self.zone = ZoneInfo(tz)
         self.half = PARITY[split]
-        # splits "fresh" and "dev2": banks replaced by new wordings, by spec key and bank name
+        # splits "fresh", "dev2" and "dev3": banks replaced by new wordings, by spec key and bank name
         self.replaced: dict[str, dict[str, tuple[str, ...]]] = REPLACED_BANKS.get(split, {})
         self.bank_prefix = BANK_PREFIX.get(split, "")
         self.prefix = f"{ID_PREFIX[split]}{seed}"

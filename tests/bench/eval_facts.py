@@ -28,15 +28,17 @@ Matching rules (strict, stated here so the figures can be checked):
   chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
 - Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
 
-Tune on dev, dev2 and test; report fresh, held out: split="dev", split="dev2" and split="test" seeds
+Tune on dev, dev2, dev3 and test; report fresh, held out: split="dev", "dev2", "dev3" and "test" seeds
 may be tuned on (dev2 is the dev split's names and questions with every fact statement, change,
-restatement and distractor worded anew, tests/bench/corpus_dev2.py); split="fresh" seeds are the
-held-out figure (the test split's names and questions, but every fact statement, change, restatement
+restatement and distractor worded anew, tests/bench/corpus_dev2.py; dev3 the test split's with a third
+wording, tests/bench/corpus_dev3.py, seeds 301-303, first measured before any tuning); split="fresh"
+seeds are the held-out figure (the test split's names and questions, but every fact statement, change, restatement
 and distractor worded anew, blind to the extractor: tests/bench/corpus_fresh.py). Report fresh only at
 the end of a round, and tune nothing on it.
 
 Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split dev2 --seeds 1 2 3
+      .venv/bin/python tests/bench/eval_facts.py --split dev3 --seeds 301 302 303
       .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
 """
@@ -252,7 +254,7 @@ def run_seed(seed: int, split: str, days: int, workdir: Path) -> Score:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="memtree durable-facts evaluation (see the module docstring)")
-    parser.add_argument("--split", choices=("dev", "dev2", "test", "fresh"), default="dev")
+    parser.add_argument("--split", choices=("dev", "dev2", "dev3", "test", "fresh"), default="dev")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--days", type=int, default=120)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -305,7 +305,7 @@ def recall_table(results: Results) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="test", choices=("dev", "dev2", "test", "fresh"))
+    parser.add_argument("--split", default="test", choices=("dev", "dev2", "dev3", "test", "fresh"))
     parser.add_argument("--seeds", default="2,4", help="comma-separated corpus seeds (default 2,4)")
     parser.add_argument("--days", type=int, default=90)
     parser.add_argument("--locomo", type=Path, help="a LoCoMo-format JSON file instead of the synthetic corpora")

@@ -46,6 +46,11 @@ def dev2() -> corpus.Corpus:
     return corpus.generate(1, split="dev2")
 
 
+@pytest.fixture(scope="module")
+def dev3() -> corpus.Corpus:
+    return corpus.generate(1, split="dev3")
+
+
 def dump(c: corpus.Corpus) -> str:
     records = [
         c.chunks,
@@ -287,12 +292,19 @@ def test_dev_and_test_use_disjoint_templates_and_entities(dev: corpus.Corpus, he
         assert not test_half & dev_words and not dev_half & test_words
 
 
-# ---------------------------------------------------------------- the splits with new wordings: fresh and dev2
+# ---------------------------------------------------------------- the splits with new wordings: fresh, dev2, dev3
 # Each takes the pools and the other banks of a base split, and replaces every fact-bearing bank.
-REPLACED_SPLITS = ("fresh", "dev2")
-BASE = {"fresh": "test", "dev2": "dev"}  # the split whose pools and other banks it takes
+REPLACED_SPLITS = ("fresh", "dev2", "dev3")
+BASE = {"fresh": "test", "dev2": "dev", "dev3": "test"}  # the split whose pools and other banks it takes
 BASE_FIXTURE = {"test": "held_out", "dev": "dev"}
-PER_BANK = {"fresh": 1, "dev2": 2}  # templates per replaced bank, times the base split's share of the bank
+
+
+def _per_bank(split: str, spec: corpus._Spec, bank: str) -> int:
+    """Templates in a replaced bank: fresh has as many as the base split's share of the bank, dev2 twice as
+    many, dev3 three (four for a distractor)."""
+    if split == "dev3":
+        return 4 if spec.kind == "distractor" else 3
+    return {"fresh": 1, "dev2": 2}[split] * len(corpus._half(getattr(spec, bank), BASE[split]))
 
 
 def _fields(template: str) -> set[str]:
@@ -329,6 +341,7 @@ def _replaced_templates(split: str) -> list[str]:
 def test_replaced_splits_are_wired() -> None:
     assert set(corpus.REPLACED_BANKS) == set(REPLACED_SPLITS) and set(corpus.SPLITS) >= set(REPLACED_SPLITS)
     assert corpus.REPLACED_BANKS["fresh"] is corpus.FRESH and corpus.REPLACED_BANKS["dev2"] is corpus.DEV2
+    assert corpus.REPLACED_BANKS["dev3"] is corpus.DEV3
     assert corpus.FRESH_PREFIX == "fresh_" and corpus.DEV2_PREFIX == "dev2_"
     for split in REPLACED_SPLITS:
         assert corpus.PARITY[split] == corpus.PARITY[BASE[split]]
@@ -349,7 +362,7 @@ def test_replaced_banks_cover_every_fact_bank_with_the_same_slots(split: str) ->
         assert sorted(banks) == sorted(_planted_banks(spec)), spec.key
         for bank, templates in banks.items():
             old = getattr(spec, bank)
-            assert len(templates) == PER_BANK[split] * len(corpus._half(old, BASE[split])), (spec.key, bank)
+            assert len(templates) == _per_bank(split, spec, bank), (spec.key, bank)
             # the conventions of the bank: the slots all its templates name, and no slot none of them names
             always = set.intersection(*(_fields(t) for t in old))
             ever = set.union(*(_fields(t) for t in old))
@@ -366,11 +379,12 @@ def test_replaced_fact_sentences_are_new_wordings(split: str) -> None:
     banks = [b for b in corpus.SPLIT_BANKS if not b.startswith("hop")]
     known = {_canon(t) for s in corpus.ALL_SPECS for b in banks for t in getattr(s, b)}
     known |= {_canon(t) for s in corpus.ALL_SPECS for hop in s.hops for t in hop}
-    for other in REPLACED_SPLITS:  # fresh and dev2 share no wording either
+    for other in REPLACED_SPLITS:  # nor do they share a wording with each other
         if other != split:
             known |= {_canon(t) for t in _replaced_templates(other)}
     new = _replaced_templates(split)
-    assert len(new) == PER_BANK[split] * (34 * 3 + 40 * 2 + 15)
+    assert len(new) == sum(_per_bank(split, s, b) for s in FACT_AND_DISTRACTOR_SPECS for b in _planted_banks(s))
+    assert len(new) == {"fresh": 197, "dev2": 394, "dev3": 293}[split]
     assert len({_canon(t) for t in new}) == len(new)
     assert not {_canon(t) for t in new} & known
 
