@@ -781,3 +781,31 @@ def test_an_end_without_anything_new_is_no_change(sentence: str) -> None:
     from compaction_tree.facts.statement import change_of
 
     assert change_of(sentence) is None
+
+
+# ---------------------------------------------------------------- what is added after a statement's main clause
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "re Gannet: deploys go through Argo CD, picked it since the platform team already runs it",
+        "monthly is how often Birchwood Dental gets invoiced, they asked for it in the contract",
+        "the garden shed project gets whatever fits under $800, that's the number we settled on",
+    ],
+)
+def test_why_or_since_when_told_after_a_statement_does_not_make_it_a_moment(sentence: str) -> None:
+    (got,) = facts.extract_statements(sentence, "user")
+    assert not got.change_only and not got.replaced_only
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "They've been there through everything, I've known them since I moved here",  # names nothing
+        "We're not doing Kubernetes on Gannet, decided after the cost review",  # a rejected option
+        "Gannet goes live on May 3, hopefully",  # a hope
+    ],
+)
+def test_what_is_added_after_a_clause_that_is_no_statement_leaves_it_none(sentence: str) -> None:
+    assert not [g for g in facts.extract_statements(sentence, "user") if not (g.change_only or g.replaced_only)]

@@ -765,3 +765,43 @@ def test_an_undone_told_change_keeps_the_old_value_and_its_own_record() -> None:
     (fact,) = outcome.facts
     assert fact.current.sources == ("a",)
     assert fact.history[0].sources == ("b",) and fact.history[0].why == "undone: u1"
+
+
+# ---------------------------------------------------------------- a change told with the story of how it came about
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what it replaces is named, so "it was moved", "is done" tell how the change came about, not an event
+        ("Marlin's hosting is Netlify", "Marlin isn't on Netlify anymore, it was moved to Vercel over the weekend"),
+        (
+            "Sandpiper's hosting is DigitalOcean",
+            "the Sandpiper cutover is done, DigitalOcean is history and it's on Hetzner",
+        ),
+    ],
+)
+def test_a_change_naming_what_it_replaces_is_one_though_it_tells_how_it_came_about(old: str, new: str) -> None:
+    fact = superseding(old, new)
+    assert fact.subject == told("2026-01-05", "a", old).subject
+
+
+def test_the_subject_whose_value_a_change_names_as_replaced_wins_over_one_it_names_in_passing() -> None:
+    # "docs" also names the docs standup; only the hosting statement said Netlify
+    candidates = [
+        told("2026-01-05", "a", "the docs standup is at 9:30"),
+        told("2026-01-06", "b", "Marlin's hosting is Netlify"),
+        told("2026-03-02", "c", "correction for the docs: Marlin isn't on Netlify anymore, it was moved to Vercel"),
+    ]
+    outcome = consolidate(candidates)
+    assert holding(outcome.facts, "c").history[0].sources == ("b",)
+    assert holding(outcome.facts, "a").history == ()
+
+
+def test_a_change_naming_a_replaced_value_the_subject_never_held_is_not_its_change() -> None:
+    candidates = [
+        told("2026-01-05", "a", "the docs standup is at 9:30"),
+        told("2026-03-02", "c", "correction for the docs: Marlin isn't on Netlify anymore, it was moved to Vercel"),
+    ]
+    (fact,) = consolidate(candidates).facts  # the change names nothing it could change: left out
+    assert fact.current.sources == ("a",) and fact.history == ()

@@ -60,6 +60,7 @@ from .statement import (
     DEPARTURE_LEAD,
     KNOWN_ASPECTS,
     NUMBER_WORDS,
+    SETTING,
     Change,
     change_of,
     names_of,
@@ -71,7 +72,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-25"
+EXTRACTOR_VERSION = "cues-26"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -534,16 +535,37 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
 
 def _of_the_moment(text: str, raw: str) -> bool:
     """What one moment holds, a reaction, or what happened ("right now", "looks fine", "we moved it"): checked
-    before the learned model is asked."""
+    before the learned model is asked, of the main clause only (`main_clause`), but for a hope anywhere ("goes
+    live on June 5, fingers crossed": not so yet)."""
+    if _HOPE.search(raw):  # before cleaning, which reads "fingers crossed" as chatter
+        return True
+    text, raw = main_clause(text), main_clause(raw)
     return bool(ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text))
 
 
+_HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b", re.IGNORECASE)
+
+
+def main_clause(text: str) -> str:
+    """A statement's first clause when it states a standing state on its own and names or counts something, before
+    what is added after a comma: why, since when, who said so ("Tern's builds go through GitLab CI, picked it
+    because it's free", "quarterly is how often Evergreen gets an invoice, they negotiated that"). What is added
+    tells how the statement came to hold, not that it holds only for a moment. The whole text otherwise."""
+    first = re.split(r"\s*[,;]\s+|\s+(?:-|–|—)\s+", text, maxsplit=1)[0]
+    if first == text or len(first.split()) < 4 or not standing_state(first) or not _names_or_counts(first):
+        return text
+    if TOLD_CHANGE.search(first):
+        return text  # "access tokens live for 5 minutes now, security asked": a change, told against what it changes
+    return first
+
+
 def _disqualified(text: str, raw: str, category: str) -> bool:
-    """What no statement the model took may be: a question, a hypothetical... (`rejection`), a story, a file or a
-    work item."""
+    """What no statement the model took may be: a question, a hypothetical... (`rejection`), a story (told in its
+    main clause), a file or a work item."""
     if rejection(text, raw, category, change_of(text)) is not None:
         return True
-    return bool(_NARRATIVE.search(CAUSE.split(text)[0]) or _FILE.search(text) or _WORK_ITEM.match(text))
+    told = main_clause(text)
+    return bool(_NARRATIVE.search(CAUSE.split(told)[0]) or _FILE.search(text) or _WORK_ITEM.match(text))
 
 
 def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
@@ -578,14 +600,22 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     """A change told in words no cue knows ("Halyard moved to port 9443"), kept as change-only: it becomes a
     fact only as the change of a subject already known (updates.py). The gates apply as to any statement; what
     is only thought or planned and a metric's reading tell no change."""
-    if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _EVALUATION.search(text) or _NOT_TOLD.search(text):
+    if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _NOT_TOLD.search(text):
+        return None
+    change = change_of(text)
+    # a change that names what it replaces, by name or as a setting, is a story of a change, whatever else it tells
+    # on the way ("Curlew isn't on Heroku anymore, it was rehomed on Railway", "the cutover is done"): no passing
+    # event (but "p95 went from 180 ms to 420 ms" is a reading)
+    told = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old))
+    if _EVALUATION.search(text) and not told:
         return None
     took_effect = undated(raw, as_of=True)  # "as of yesterday" dates the change, it is no passing moment
     if ONE_OFF.search(took_effect) or _FILE.search(text) or _WORK_ITEM.match(text):
         return None
-    if rejection(text, took_effect, "decision", change_of(text)) is not None:
+    if rejection(text, took_effect, "decision", change) is not None:
         return None
-    if (EVENT.search(text) or _METRIC.search(text)) and not {fold(w) for w in WORD.findall(text)} & _TARGETS:
+    sets_a_target = bool({fold(w) for w in WORD.findall(text)} & _TARGETS)
+    if ((EVENT.search(text) and not told) or _METRIC.search(text)) and not sets_a_target:
         return None  # "CPU is pegged at 100% since Thursday", "off now as planned": a reading, an event
     if not (_named_things(text) or re.search(r"\d", text) or {word_form(w) for w in WORD.findall(text)} & VALUE_WORDS):
         return None  # "the queue is new": no value to be the subject's new one

@@ -65,7 +65,8 @@ TEMPORARY = re.compile(
 REJECTED = re.compile(
     r"\b(?:decided against|not going (?:with|for)|won'?t (?:go with|use|be using)|rejected|ruled out|turned down|"
     r"vetoed|dropped the idea|not (?:yet )?decided|haven'?t decided|undecided|no decision|considered|discussed it|"
-    r"said no|on the table|nobody (?:was|is) keen|passed on)\b",
+    r"said no|on the table|nobody (?:was|is) keen|passed on|"
+    r"(?:we['’]re|we are|i['’]m|i am) not doing\b(?!.*\b(?:any ?more|no longer)\b))",
     re.IGNORECASE,
 )
 # reasons to reject an option; in a change they explain why the old value went ("Render got too expensive")

@@ -43,7 +43,7 @@ _SAYS_NEW = (
 # a thing named as code is ("catalog-api", "search_indexer"): a service, not "the driving"
 CODE_NAME = r"[\w.]+[-_][\w.-]+"
 # a value that is set, not read: a clock time or a version
-_SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:\.\d+)+)"
+SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:\.\d+)+)"
 # How changes are stated, tried in this order (the first that matches wins); groups: o the value
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
@@ -125,7 +125,7 @@ _CHANGE_FORMS = (
     # "2pm -> 4pm", "1.23 -> 1.25": clock times or versions both, whatever follows (not "9m50s → 4m05s", a reading)
     r"^(?=.*\b(?:freeze|cutoff|cut-off|deadline|upgrade|upgraded|landed|bumped|pinned|version|standup|sync)\b)"
     r"(?!.*\b(?:flight|train|gate|depart|departs|arrive|arrives|appointment)\b)"
-    r".*?(?<![\w.'’:-])(?P<o>" + _SETTING + r")\s*(?:->|→)\s*(?P<v>" + _SETTING + r")(?![\w.'’:-])",
+    r".*?(?<![\w.'’:-])(?P<o>" + SETTING + r")\s*(?:->|→)\s*(?P<v>" + SETTING + r")(?![\w.'’:-])",
     r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>(?-i:[A-Z])[^,;]*?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+"

@@ -177,9 +177,9 @@ def says_whose(key: str, text: str) -> bool:
     return bool(words) and re.search(rf"\b(?:{words})(?:['’]s\b{_NOT_IS}|s['’](?=\s))", text, re.IGNORECASE) is not None
 
 
-def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int] | None:
-    """How well a told change fits a known subject whose latest statement is `latest`: (same kind of value,
-    words naming it), or None when it does not fit. own_key: the key a cue gave the told
+def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, int, int] | None:
+    """How well a told change fits a known subject whose latest statement is `latest`: (names its value as
+    replaced, same kind of value, words naming it), or None when it does not fit. own_key: the key a cue gave the told
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
@@ -188,6 +188,9 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     ended = not own_key and _ended(latest, thing, told, told_info)
     if not (whole or part or ended):
         return None
+    replaced = _value_part(told_info.old, thing)
+    if not ended and any(is_specific(w) for w in replaced) and not replaced & analyse(latest).words:
+        return None  # "Tern isn't on Cloud Run anymore" is no change of a statement that never named Cloud Run
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
         return None
@@ -215,7 +218,9 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
     ):
         return None
-    return (int(same_kind), len(thing))
+    # saying what it replaces is the surest sign of whose change it is ("Curlew isn't on Heroku anymore" is
+    # Curlew's hosting, though "correction for the infra doc" names the infra standup too)
+    return (int(ended), int(same_kind), len(thing))
 
 
 # what a number is said with that counts nothing ("opens at 7 now")
