@@ -805,3 +805,41 @@ def test_a_change_naming_a_replaced_value_the_subject_never_held_is_not_its_chan
     ]
     (fact,) = consolidate(candidates).facts  # the change names nothing it could change: left out
     assert fact.current.sources == ("a",) and fact.history == ()
+
+
+# ---------------------------------------------------------------- what held before, told after what holds now
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ilse is the QA lead on the team", "Ilse is head of platform as of May, she was QA lead before the reorg"),
+        ("our release manager is Bruno", "Bruno got the staff engineer title after four years as release manager"),
+        (
+            "Hana owns the Gannet runbook",
+            "the roster is corrected: the Gannet runbook shows Ravi where it used to show Hana",
+        ),
+        (
+            "we chose Redis for the Gannet job queue",
+            "Redis couldn't keep up with Gannet's job queue so we rebuilt it on RabbitMQ",
+        ),
+    ],
+)
+def test_a_statement_naming_what_held_before_after_what_holds_now_supersedes_it(old: str, new: str) -> None:
+    superseding(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Porto", "we were in Lisbon before the conference, now back home"),  # where we were, not lived
+        ("our CI is Jenkins", "Jenkins couldn't keep up with the release rush last week"),  # a bad week, no move
+    ],
+)
+def test_what_held_for_a_while_or_struggled_once_is_no_earlier_value(old: str, new: str) -> None:
+    candidates = [told("2026-01-05", "a", old)]
+    candidates += [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
+        for g in facts.extract_statements(new, "user")
+    ]
+    assert holding(consolidate(candidates).facts, "a").history == ()

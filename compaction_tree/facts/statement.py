@@ -153,6 +153,16 @@ _CHANGE_FORMS = (
     r"from\s+(?P<o>" + _NAME + r")",
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
+    # what held before, told after what holds now: "they were data engineer before the reorg", "lists Marcus where
+    # it used to say Erik", "got the title after two years as support lead", "we're not going back to one week",
+    # "Postgres couldn't keep up with the write load"
+    r"\b(?:they|he|she)\s+(?:were|was)\s+(?!(?:in|at|on|with|away|out|off|there|here)\b)(?:an?\s+|the\s+)?"
+    r"(?P<o>[^,;]+?)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
+    r"\b(?:where|when)\s+it\s+used to\s+(?:say|be|read|show|list)\s+(?P<o>[^,;]+)",
+    r"\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+|the\s+|our\s+)?(?P<o>[^,;.]+)",
+    r"\bnot going back to\s+(?P<o>[^,;.]+)",
+    r"^(?P<o>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)?)\s+(?:couldn['’]t|could not|can['’]t|cannot)\s+keep up\b"
+    r"(?=.*\b(?:so|and)\b.*\b(?:rebuilt|moved|switched|migrated|went|replaced|put)\b)",
     # changes that do not say what they replace
     # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
