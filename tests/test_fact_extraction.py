@@ -792,6 +792,7 @@ def test_an_end_without_anything_new_is_no_change(sentence: str) -> None:
         "re Gannet: deploys go through Argo CD, picked it since the platform team already runs it",
         "monthly is how often Birchwood Dental gets invoiced, they asked for it in the contract",
         "the garden shed project gets whatever fits under $800, that's the number we settled on",
+        "We're not doing standups on Fridays, the team voted for async updates",  # a rule, though it says "not"
     ],
 )
 def test_why_or_since_when_told_after_a_statement_does_not_make_it_a_moment(sentence: str) -> None:
@@ -803,7 +804,9 @@ def test_why_or_since_when_told_after_a_statement_does_not_make_it_a_moment(sent
     "sentence",
     [
         "They've been there through everything, I've known them since I moved here",  # names nothing
-        "We're not doing Kubernetes on Gannet, decided after the cost review",  # a rejected option
+        "Our main Slack channel is #war-room-0412, we opened it when the outage started",  # for an outage
+        "The API gateway allows 50 requests per second per client, we throttled it during the DDoS",  # for an attack
+        "The all-hands is in the big room on level 4, the usual one got flooded",  # not where it usually is
         "Gannet goes live on May 3, hopefully",  # a hope
     ],
 )

@@ -9,6 +9,7 @@ import pytest
 
 from compaction_tree import facts
 from compaction_tree.facts.consolidate import Fact, consolidate
+from compaction_tree.facts.statement import change_of
 from compaction_tree.markdown import parse_summary, render_summary, summary_from_data, summary_to_data
 from compaction_tree.summary import Draft, FactCandidate, SourceRef, SummarizerIdentity, Summary
 
@@ -843,3 +844,47 @@ def test_what_held_for_a_while_or_struggled_once_is_no_earlier_value(old: str, n
         for g in facts.extract_statements(new, "user")
     ]
     assert holding(consolidate(candidates).facts, "a").history == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # "can't" without a question mark opens a statement
+        ("my cousin Ana lives in Porto", "can't visit Ana's anymore since she moved out of Porto, she's in Lyon now"),
+        ("Gannet's CI is Jenkins", "after a year of Jenkins flakiness Gannet went over to Drone, migration wrapped up"),
+        ("Kestrel's ci is Travis", "Kestrel builds got ported off Travis, every job runs on Drone now"),
+    ],
+)
+def test_a_move_told_as_a_story_supersedes_the_value_it_leaves(old: str, new: str) -> None:
+    superseding(old, new)
+
+
+def test_a_reading_that_jumps_is_no_change_of_what_its_thing_runs() -> None:
+    candidates = [told("2026-01-05", "a", "Kestrel runs on Python 3.11")]
+    candidates += [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
+        for g in facts.extract_statements("Kestrel's error count jumped straight to 40 after the deploy", "user")
+    ]
+    assert holding(consolidate(candidates).facts, "a").history == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Dana is our office manager", "Dana got a long-service award after five years as office manager"),
+        ("Mum drives a Toyota Yaris", "Mum couldn't keep up on the walk so we went to the cafe instead"),
+        ("our retro is at 4pm on Fridays", "Friday's retro got moved from 4pm to 2pm, it was a short week"),  # once
+    ],
+)
+def test_what_held_before_in_a_story_of_something_else_is_no_change(old: str, new: str) -> None:
+    candidates = [told("2026-01-05", "a", old)]
+    candidates += [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
+        for g in facts.extract_statements(new, "user")
+    ]
+    assert holding(consolidate(candidates).facts, "a").history == ()
+
+
+def test_what_someone_was_before_an_event_names_no_replaced_value_unless_something_holds_now() -> None:
+    assert change_of("he was the top scorer before the injury") is None
+    assert change_of("Ilse is head of platform now, she was QA lead before the reorg") is not None

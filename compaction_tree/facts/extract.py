@@ -40,6 +40,7 @@ from .gates import (
     FIRST_PERSON,
     HABIT,
     HEDGE,
+    LASTS,
     ONE_OFF,
     PREAMBLE,
     RECURRING,
@@ -72,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-27"
+EXTRACTOR_VERSION = "cues-28"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -546,13 +547,21 @@ def _of_the_moment(text: str, raw: str) -> bool:
 _HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b", re.IGNORECASE)
 
 
+# what is added after a statement to tell of an occasion it holds for ("..., we throttled it during the DDoS", "...,
+# I rebooked after the strike", "..., the usual one got flooded")
+_OCCASION = re.compile(r"\b(?:when|during|while|after|until|till|twice|the usual|usually|normally)\b", re.IGNORECASE)
+
+
 def main_clause(text: str) -> str:
     """A statement's first clause when it states a standing state on its own and names or counts something, before
-    what is added after a comma: why, since when, who said so ("Tern's builds go through GitLab CI, picked it
-    because it's free", "quarterly is how often Evergreen gets an invoice, they negotiated that"). What is added
-    tells how the statement came to hold, not that it holds only for a moment. The whole text otherwise."""
-    first = re.split(r"\s*[,;]\s+|\s+(?:-|–|—)\s+", text, maxsplit=1)[0]
-    if first == text or len(first.split()) < 4 or not standing_state(first) or not _names_or_counts(first):
+    what is added after a comma: why, since when, who settled it ("Tern's builds go through GitLab CI, picked it
+    because it's free", "quarterly is how often Evergreen gets an invoice, they negotiated that"), which tells how
+    the statement came to hold, not that it holds only for a moment. The whole text otherwise, and where what is
+    added tells of an occasion (`_OCCASION`)."""
+    first, *rest = re.split(r"\s*[,;]\s+|\s+(?:-|–|—)\s+", text, maxsplit=1)
+    if not rest or _OCCASION.search(rest[0]):
+        return text
+    if len(first.split()) < 4 or not standing_state(first) or not _names_or_counts(first):
         return text
     if TOLD_CHANGE.search(first):
         return text  # "access tokens live for 5 minutes now, security asked": a change, told against what it changes
@@ -603,10 +612,10 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _NOT_TOLD.search(text):
         return None
     change = change_of(text)
-    # a change that names what it replaces, by name or as a setting, is a story of a change, whatever else it tells
-    # on the way ("Curlew isn't on Heroku anymore, it was rehomed on Railway", "the cutover is done"): no passing
-    # event (but "p95 went from 180 ms to 420 ms" is a reading)
-    told = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old))
+    # a lasting change that names what it replaces, by name or as a setting, is a story of a change, whatever else
+    # it tells on the way ("Curlew isn't on Heroku anymore, it was rehomed on Railway"): no passing event (but "p95
+    # went from 180 ms to 420 ms" is a reading, "Friday's retro got moved from 4pm to 2pm, it was a short week" once)
+    told = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old)) and bool(LASTS.search(text))
     if _EVALUATION.search(text) and not told:
         return None
     took_effect = undated(raw, as_of=True)  # "as of yesterday" dates the change, it is no passing moment

@@ -30,9 +30,10 @@ TRAILER = re.compile(
 )
 
 QUESTION_START = re.compile(
-    # "what I want this year is a sub-2 half": a statement that opens with what it is about
+    # "what I want this year is a sub-2 half": a statement that opens with what it is about; "can't" without a
+    # question mark opens a statement ("can't pop round to Greta's anymore"), but for a doubt ("can't remember if")
     r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+(?!nothing\b|unclear\b|not\b)[^?]+$)|where|why|how|which|whose|should|"
-    r"shall|can(?!['’]t\s+(?:believe|stand)\b)|could|would|"
+    r"shall|can(?!['’]t\b(?!\s+(?:remember|recall|decide|tell|say|figure)\b))|could|would|"
     r"will|is|are|am|was|were|do|does|"
     r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
     re.IGNORECASE,
@@ -65,8 +66,7 @@ TEMPORARY = re.compile(
 REJECTED = re.compile(
     r"\b(?:decided against|not going (?:with|for)|won'?t (?:go with|use|be using)|rejected|ruled out|turned down|"
     r"vetoed|dropped the idea|not (?:yet )?decided|haven'?t decided|undecided|no decision|considered|discussed it|"
-    r"said no|on the table|nobody (?:was|is) keen|passed on|"
-    r"(?:we['’]re|we are|i['’]m|i am) not doing\b(?!.*\b(?:any ?more|no longer)\b))",
+    r"said no|on the table|nobody (?:was|is) keen|passed on)\b",
     re.IGNORECASE,
 )
 # reasons to reject an option; in a change they explain why the old value went ("Render got too expensive")
@@ -93,7 +93,7 @@ DEICTIC = re.compile(
 # when a change took effect: a time word after a verb in the past ("Polars got bumped to 4.28 today", "dns flipped
 # last night", "rewrote the pipeline for Drone this week"), not after a time of day ("moved the retro to 3pm
 # today": that day's retro); in a sentence that tells a change it dates the change, it does not say the new value
-# holds only that day, where the sentence says the new value lasts or sets a version (`_LASTS`): "the team lunch got
+# holds only that day, where the sentence says the new value lasts or sets a version (`LASTS`): "the team lunch got
 # switched to the taco truck today" is that day's lunch. After "as of" ("as of yesterday") only where a change is
 # told in passing (extract.py).
 _WHEN = r"\s+(?P<when>today|yesterday|last night|this (?:morning|afternoon|week)|last week)\b"
@@ -121,7 +121,7 @@ _LASTING_WORDS = (
     r"now|no more|any ?more|no longer|officially|for good|from now on|going forward|these days|nowadays|permanently|"
     r"is history|is dead|is the new"
 )
-_LASTS = re.compile(r"\b(?:" + _LASTING_WORDS + r")\b", re.IGNORECASE)
+LASTS = re.compile(r"\b(?:" + _LASTING_WORDS + r")\b", re.IGNORECASE)
 _LASTS_OR_VERSION = re.compile(r"\b(?:" + _LASTING_WORDS + r"|v?\d+\.\d+(?:\.\d+)*)\b", re.IGNORECASE)
 
 
@@ -372,7 +372,7 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
             return "narrative"
         # what happened before the clause that states a lasting change is how it came about ("dependabot PR
         # merged, Kafka is at 6.27 now"; not "the build failed, so we shipped 2.3.1 instead of 2.4")
-        lasting_change = change is not None and (change.new or change.old) and _LASTS.search(text)
+        lasting_change = change is not None and (change.new or change.old) and LASTS.search(text)
         told = text[change.start :] if change is not None and lasting_change else text
         if PAST_EVENT.search(CAUSE.split(told)[0]) or WORKS_AGAIN.search(text):
             return "event"

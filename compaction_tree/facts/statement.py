@@ -65,6 +65,9 @@ _CHANGE_FORMS = (
     r"\boff\s+(?!" + CHANGE_VERB + r"\b)(?P<o>[^,;]+?)\s+(?:and\s+)?(?:onto|to|into)\s+(?P<v>.+)",
     r"\b(?:off|out of|away from)\s+(?P<o>[^,;]+?)[,;]\s*(?:it'?s|we'?re|i'?m|(?:he|she|they)['’](?:s|re)|"
     r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
+    # "builds got ported off GitHub Actions, every pipeline runs on Buildkite now": a name left, in a sentence
+    # that says what is new
+    _SAYS_NEW + r".*?\b(?:off|out of|away from)\s+(?P<o>(?-i:[A-Z0-9])[^,;]*?)\s*(?:[,;]|$)",
     r"\b(?:dropping|ditching|dropped|ditched|ripped out|got rid of|forget|forget about|scrap|scrapped|scratch|"
     r"abandon(?:ed|ing)?|"
     r"(?:given|gave|giving) up(?: on)?)\s+"
@@ -154,15 +157,19 @@ _CHANGE_FORMS = (
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
     # what held before, told after what holds now: "they were data engineer before the reorg", "lists Marcus where
-    # it used to say Erik", "got the title after two years as support lead", "we're not going back to one week",
-    # "Postgres couldn't keep up with the write load"
-    r"\b(?:they|he|she)\s+(?:were|was)\s+(?!(?:in|at|on|with|away|out|off|there|here)\b)(?:an?\s+|the\s+)?"
-    r"(?P<o>[^,;]+?)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
+    # it used to say Erik", "got the title after two years as support lead", "Postgres couldn't keep up with the
+    # write load"
+    # (in a sentence that says what holds now: not "he was the top scorer before the injury")
+    _SAYS_NEW + r".*?\b(?:they|he|she)\s+(?:were|was)\s+(?!(?:in|at|on|with|away|out|off|there|here)\b)"
+    r"(?:an?\s+|the\s+)?(?P<o>[^,;]+?)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
     r"\b(?:where|when)\s+it\s+used to\s+(?:say|be|read|show|list)\s+(?P<o>[^,;]+)",
-    r"\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+|the\s+|our\s+)?(?P<o>[^,;.]+)",
-    r"\bnot going back to\s+(?P<o>[^,;.]+)",
-    r"^(?P<o>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)?)\s+(?:couldn['’]t|could not|can['’]t|cannot)\s+keep up\b"
-    r"(?=.*\b(?:so|and)\b.*\b(?:rebuilt|moved|switched|migrated|went|replaced|put)\b)",
+    # a title, a role or a post after years as another (not "a loyalty discount after six years as a subscriber")
+    r"\b(?:title|role|job|position|promot\w*|became|becomes)\b.*?\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+"
+    r"(?:an?\s+|the\s+|our\s+)?(?P<o>[^,;.]+)",
+    # a system that could not keep up with its load and was rebuilt (not "Sarah couldn't keep up on the hike")
+    r"^(?P<o>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)?)\s+(?:couldn['’]t|could not|can['’]t|cannot)\s+keep up\s+with"
+    r"\s+[^,;]*?\b(?:load|traffic|writes|reads|volume|scale|requests|throughput|queue|jobs)\b"
+    r"(?=.*\b(?:so|and)\b.*\b(?:rebuilt|moved|switched|migrated|replaced|ported)\b)",
     # changes that do not say what they replace
     # "Yusuf moved over to the growth team as PM": a person's move to a team is a change of their role
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:moved|switched|transferred|went)\s+(?:over\s+)?to\s+"
