@@ -812,3 +812,9 @@ def test_why_or_since_when_told_after_a_statement_does_not_make_it_a_moment(sent
 )
 def test_what_is_added_after_a_clause_that_is_no_statement_leaves_it_none(sentence: str) -> None:
     assert not [g for g in facts.extract_statements(sentence, "user") if not (g.change_only or g.replaced_only)]
+
+
+def test_how_slow_something_is_in_the_cause_of_a_failure_is_no_evaluation() -> None:
+    (got,) = facts.extract_statements("Gannet deploys die every time the old pods take too long to drain", "user")
+    assert got.category == "failure_pattern" and not got.replaced_only
+    assert facts.extract_statements("the Gannet gateway is slow when traffic spikes", "user") == []

@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-28"
+EXTRACTOR_VERSION = "cues-29"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -447,7 +447,7 @@ def _by_cue(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
         match = cue.pattern.search(plain if broad else text)
         if match is None or rejection(text, raw, cue.category) is not None:
             continue
-        if (broad or cue.name.startswith("attribute-")) and _EVALUATION.search(text):
+        if (broad or cue.name.startswith("attribute-")) and _evaluates(text):
             continue  # "Per-worker database: that sounds like a fixture thing": a reaction, not a setting
         if cue.who == "user!" and not (names_of(match.group(0))[1] or re.search(r"\d", match.group(0))):
             continue  # "the app uses too much memory": about nothing in particular
@@ -541,7 +541,7 @@ def _of_the_moment(text: str, raw: str) -> bool:
     if _HOPE.search(raw):  # before cleaning, which reads "fingers crossed" as chatter
         return True
     text, raw = main_clause(text), main_clause(raw)
-    return bool(ONE_OFF.search(raw) or _EVALUATION.search(text) or _past_tense(text))
+    return bool(ONE_OFF.search(raw) or _evaluates(text) or _past_tense(text))
 
 
 _HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b", re.IGNORECASE)
@@ -616,7 +616,7 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     # it tells on the way ("Curlew isn't on Heroku anymore, it was rehomed on Railway"): no passing event (but "p95
     # went from 180 ms to 420 ms" is a reading, "Friday's retro got moved from 4pm to 2pm, it was a short week" once)
     told = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old)) and bool(LASTS.search(text))
-    if _EVALUATION.search(text) and not told:
+    if _evaluates(text) and not told:
         return None
     took_effect = undated(raw, as_of=True)  # "as of yesterday" dates the change, it is no passing moment
     if ONE_OFF.search(took_effect) or _FILE.search(text) or _WORK_ITEM.match(text):
@@ -776,6 +776,16 @@ _EVALUATION = re.compile(
 )
 
 
+# what opens the condition or cause a statement depends on ("deploys die every time the pods take too long to drain")
+_CONDITION = re.compile(r"\b(?:every time|each time|whenever|when|because|since|if|as soon as)\b", re.IGNORECASE)
+
+
+def _evaluates(text: str) -> bool:
+    """The statement says how something is doing ("the gateway is slow"), not in the condition or cause it states
+    ("document-store deploys die every time the old pods take too long to drain")."""
+    return bool(_EVALUATION.search(_CONDITION.split(text, maxsplit=1)[0]))
+
+
 _NARRATIVE = re.compile(
     r"\b(?:was|were|had|did|got|went|bit|came|took|made|said|told|knows|setting up|set up)\b|^(?:set|setting)\b",
     re.IGNORECASE,
@@ -817,7 +827,7 @@ def _frame_key(framed: FrameMatch) -> str:
 def _framed(framed: FrameMatch, text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """A statement the cues did not know the wording of, found by its frame (frames.py)."""
     frame = framed.frame
-    if rejection(text, raw, frame.category) is not None or _EVALUATION.search(text) or ONE_OFF.search(raw):
+    if rejection(text, raw, frame.category) is not None or _evaluates(text) or ONE_OFF.search(raw):
         return None
     if _NARRATIVE.search(CAUSE.split(text)[0]) or _past_tense(text):
         return None  # "the 30 s router timeout bit us", "I did that during the setup": what happened
