@@ -818,3 +818,19 @@ def test_how_slow_something_is_in_the_cause_of_a_failure_is_no_evaluation() -> N
     (got,) = facts.extract_statements("Gannet deploys die every time the old pods take too long to drain", "user")
     assert got.category == "failure_pattern" and not got.replaced_only
     assert facts.extract_statements("the Gannet gateway is slow when traffic spikes", "user") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Gannet login investigation closed: root cause is that the session cache evicts too early",
+        "tracked down the Gannet export failures: the S3 client retries without backoff",
+    ],
+)
+def test_a_cause_told_after_a_label_naming_what_fails_is_a_failure_pattern(sentence: str) -> None:
+    (got,) = facts.extract_statements(sentence, "user")
+    assert got.category == "failure_pattern" and got.subject.startswith("gannet")
+
+
+def test_a_label_naming_what_fails_before_no_cause_is_none() -> None:
+    assert facts.extract_statements("the Gannet login issue: no idea yet, still digging into it", "user") == []
