@@ -888,3 +888,10 @@ def test_what_held_before_in_a_story_of_something_else_is_no_change(old: str, ne
 def test_what_someone_was_before_an_event_names_no_replaced_value_unless_something_holds_now() -> None:
     assert change_of("he was the top scorer before the injury") is None
     assert change_of("Ilse is head of platform now, she was QA lead before the reorg") is not None
+
+
+def test_a_second_correction_of_the_same_sheet_supersedes_the_first() -> None:
+    first = "the roster got updated, the Gannet runbook shows Ravi where it used to show Hana"
+    second = "the roster got updated, the Gannet runbook shows Oksana where it used to show Ravi"
+    fact = superseding(first, second)
+    assert "Oksana" in fact.current.fact

@@ -48,6 +48,8 @@ SETTING = r"(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|v?\d+(?:
 # replaced, v the new value, s what changed. The forms that name the old value come first.
 # fmt: off
 _CHANGE_FORMS = (
+    # "document-store lists Bashir where it used to say Paloma" (before "updated, X to Y" reads "used to" as a move)
+    r"\b(?:where|when)\s+it\s+used to\s+(?:say|be|read|show|list)\s+(?P<o>[^,;]+)",
     # "Rune stepped down, Olga leads the data team now": who left names the value replaced
     DEPARTURE_LEAD + r"(?P<v>" + _NAME + r")\s+"
     r"(?:now\s+)?(?=(?:leads|owns|runs|manages|handles|covers|looks after|is|took over|has taken over|takes over)\b)",
@@ -156,13 +158,11 @@ _CHANGE_FORMS = (
     r"from\s+(?P<o>" + _NAME + r")",
     r"^(?P<s>" + _NAME + r")\s+(?:has\s+)?(?:finally\s+)?made the (?:jump|move|switch)\s+to\s+(?P<v>.+?)\s+after\s+"
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
-    # what held before, told after what holds now: "they were data engineer before the reorg", "lists Marcus where
-    # it used to say Erik", "got the title after two years as support lead", "Postgres couldn't keep up with the
-    # write load"
+    # what held before, told after what holds now: "they were data engineer before the reorg", "got the title after
+    # two years as support lead", "Postgres couldn't keep up with the write load"
     # (in a sentence that says what holds now: not "he was the top scorer before the injury")
     _SAYS_NEW + r".*?\b(?:they|he|she)\s+(?:were|was)\s+(?!(?:in|at|on|with|away|out|off|there|here)\b)"
     r"(?:an?\s+|the\s+)?(?P<o>[^,;]+?)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
-    r"\b(?:where|when)\s+it\s+used to\s+(?:say|be|read|show|list)\s+(?P<o>[^,;]+)",
     # a title, a role or a post after years as another (not "a loyalty discount after six years as a subscriber")
     r"\b(?:title|role|job|position|promot\w*|became|becomes)\b.*?\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+"
     r"(?:an?\s+|the\s+|our\s+)?(?P<o>[^,;.]+)",
