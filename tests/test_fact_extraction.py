@@ -834,3 +834,19 @@ def test_a_cause_told_after_a_label_naming_what_fails_is_a_failure_pattern(sente
 
 def test_a_label_naming_what_fails_before_no_cause_is_none() -> None:
     assert facts.extract_statements("the Gannet login issue: no idea yet, still digging into it", "user") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Found the Jira ticket for the payments issue: PAY-1432",  # where it is tracked, not why it fails
+        "Tracked down the owner of the billing issue: Ana from the payments squad",
+        "Checkout flakiness investigation closed: root cause was never found",
+        "Bought a sofa off Gumtree, we finally have somewhere to sit now",  # bought from, not moved off
+        "She was nervous before the review, she's fine now",  # a mood
+        "Can't do lunch on Thursday, I've got the physio at 1",  # one day's inability
+        "Lost an hour on the call with Acme because the VPN was so slow",  # a bad hour
+    ],
+)
+def test_look_alikes_of_causes_and_changes_are_no_facts(sentence: str) -> None:
+    assert not [g for g in facts.extract_statements(sentence, "user") if not (g.change_only or g.replaced_only)]

@@ -851,7 +851,6 @@ def test_what_held_for_a_while_or_struggled_once_is_no_earlier_value(old: str, n
     [
         # "can't" without a question mark opens a statement
         ("my cousin Ana lives in Porto", "can't visit Ana's anymore since she moved out of Porto, she's in Lyon now"),
-        ("Gannet's CI is Jenkins", "after a year of Jenkins flakiness Gannet went over to Drone, migration wrapped up"),
         ("Kestrel's ci is Travis", "Kestrel builds got ported off Travis, every job runs on Drone now"),
     ],
 )
@@ -895,3 +894,22 @@ def test_a_second_correction_of_the_same_sheet_supersedes_the_first() -> None:
     second = "the roster got updated, the Gannet runbook shows Oksana where it used to show Ravi"
     fact = superseding(first, second)
     assert "Oksana" in fact.current.fact
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister lives in Glasgow", "My sister went over to Edinburgh for the festival, she loved it"),  # a visit
+        (
+            "I'm the only designer at Pebble",
+            "My job got easier after three months as the only designer, the devs trust me now",
+        ),
+    ],
+)
+def test_a_visit_or_a_job_getting_easier_is_no_change(old: str, new: str) -> None:
+    candidates = [told("2026-01-05", "a", old)]
+    candidates += [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
+        for g in facts.extract_statements(new, "user")
+    ]
+    assert holding(consolidate(candidates).facts, "a").history == ()

@@ -177,11 +177,13 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
     # a label naming what fails, then its cause: "document-store deploy investigation closed: root cause is that the
     # DNS record lags behind", "figured out the payout-worker deploy problem: image pulls hit the rate limit"
     ("labelled-cause", "failure_pattern", 0.8, "any", "failure",
-     r"^(?:we\s+|i\s+)?(?:figured out|found|tracked down|nailed down|solved)\s+(?:the\s+)?"
-     r"(?P<s>[^:,;]{3,50}?)\s+(?:problem|issue|failures?|flakiness)\s*:\s*(?P<v>[^:]{8,})$"
+     r"^(?:we\s+|i\s+)?(?:figured out|tracked down|nailed down|solved)\s+(?:the\s+)?"
+     r"(?P<s>(?:(?!\b(?:for|about|of|on|in|to|behind|with)\b)[^:,;]){3,50}?)\s+(?:problem|issue|failures?|flakiness)"
+     r"\s*:\s*(?!(?:no idea|not sure|unclear|unknown|still)\b)(?P<v>[^:]{8,})$"
      r"|^(?:the\s+)?(?P<s2>[^:,;]{3,50}?)\s+(?:investigation|postmortem|post-mortem|problem|issue|failures?|flakiness)"
      r"(?:\s+(?:closed|done|finished|wrapped up|solved))?\s*:\s*"
-     r"(?:the\s+)?(?:root cause|real cause|cause)\s+(?:is|was)\s+(?:that\s+)?(?P<v2>[^:]{8,})$"),
+     r"(?:the\s+)?(?:root cause|real cause|cause)\s+(?:is|was)\s+(?!(?:never|still|not|unknown|unclear)\b)"
+     r"(?:that\s+)?(?P<v2>[^:]{8,})$"),
     ("root-cause", "failure_pattern", 0.8, "any", "failure",
      r"\b(?:the\s+)?(?:root cause|real cause|cause)\s+(?:of|for|behind)\s+(?:the\s+)?(?P<s>.+?)\s+(?:is|was|are"
      r"|were)\s+"

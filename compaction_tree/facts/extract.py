@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-31"
+EXTRACTOR_VERSION = "cues-32"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -777,11 +777,11 @@ _EVALUATION = re.compile(
 
 
 # what opens the condition or cause a statement depends on ("deploys die every time the pods take too long to drain")
-_CONDITION = re.compile(r"\b(?:every time|each time|whenever|when|because|since|if|as soon as)\b", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:every time|each time|whenever|when|as soon as)\b", re.IGNORECASE)
 
 
 def _evaluates(text: str) -> bool:
-    """The statement says how something is doing ("the gateway is slow"), not in the condition or cause it states
+    """The statement says how something is doing ("the gateway is slow"), not in the condition it states
     ("document-store deploys die every time the old pods take too long to drain")."""
     return bool(_EVALUATION.search(_CONDITION.split(text, maxsplit=1)[0]))
 

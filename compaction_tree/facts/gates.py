@@ -31,9 +31,9 @@ TRAILER = re.compile(
 
 QUESTION_START = re.compile(
     # "what I want this year is a sub-2 half": a statement that opens with what it is about; "can't" without a
-    # question mark opens a statement ("can't pop round to Greta's anymore"), but for a doubt ("can't remember if")
+    # question mark that says what no longer holds opens a statement ("can't pop round to Greta's anymore")
     r"^(?:who|what(?!\s+(?:i|we)\b[^?]*?\s+is\s+(?!nothing\b|unclear\b|not\b)[^?]+$)|where|why|how|which|whose|should|"
-    r"shall|can(?!['’]t\b(?!\s+(?:remember|recall|decide|tell|say|figure)\b))|could|would|"
+    r"shall|can(?!['’]t\s+(?:believe|stand)\b|['’]t\b(?=.*\b(?:any ?more|no longer)\b))|could|would|"
     r"will|is|are|am|was|were|do|does|"
     r"did|have|has|any idea|anyone|wondering|not sure|any thoughts)\b",
     re.IGNORECASE,

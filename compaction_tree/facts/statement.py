@@ -69,7 +69,8 @@ _CHANGE_FORMS = (
     r"everything(?:'s|\s+is)?|now)\s+(?:now\s+)?(?:on|in|at|using|with)?\s*(?P<v>[^,;]+?)(?:\s+now)?$",
     # "builds got ported off GitHub Actions, every pipeline runs on Buildkite now": a name left, in a sentence
     # that says what is new
-    _SAYS_NEW + r".*?\b(?:off|out of|away from)\s+(?P<o>(?-i:[A-Z0-9])[^,;]*?)\s*(?:[,;]|$)",
+    _SAYS_NEW + r".*?\b(?:ported|moved|migrated|switched|transitioned|got|went|came|pulled|taken|took)\s+"
+    r"(?:(?:it|them|us|everything)\s+)?(?:off|out of|away from)\s+(?P<o>(?-i:[A-Z0-9])[^,;]*?)\s*(?:[,;]|$)",
     r"\b(?:dropping|ditching|dropped|ditched|ripped out|got rid of|forget|forget about|scrap|scrapped|scratch|"
     r"abandon(?:ed|ing)?|"
     r"(?:given|gave|giving) up(?: on)?)\s+"
@@ -160,11 +161,12 @@ _CHANGE_FORMS = (
     r"(?:\w+\s+)?(?:years?|months?)\s+as\s+(?:an?\s+)?(?P<o>.+)",
     # what held before, told after what holds now: "they were data engineer before the reorg", "got the title after
     # two years as support lead", "Postgres couldn't keep up with the write load"
-    # (in a sentence that says what holds now: not "he was the top scorer before the injury")
+    # (a post or a name, in a sentence that says what holds now: not "he was the top scorer before the injury",
+    # "she was nervous before the review, she's fine now")
     _SAYS_NEW + r".*?\b(?:they|he|she)\s+(?:were|was)\s+(?!(?:in|at|on|with|away|out|off|there|here)\b)"
-    r"(?:an?\s+|the\s+)?(?P<o>[^,;]+?)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
-    # a title, a role or a post after years as another (not "a loyalty discount after six years as a subscriber")
-    r"\b(?:title|role|job|position|promot\w*|became|becomes)\b.*?\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+"
+    r"(?:an?\s+|the\s+)?(?P<o>[^,;\s]+(?:\s+[^,;\s]+)+?|(?-i:[A-Z0-9])[^,;\s]*)\s+before\s*(?:the\b|that\b|this\b|[.,;]|$)",
+    # a title after years in another post (not "a loyalty discount after six years as a subscriber")
+    r"\b(?:title|promot\w*|became|becomes)\b.*?\bafter\s+(?:\w+\s+)?(?:years?|months?)\s+as\s+"
     r"(?:an?\s+|the\s+|our\s+)?(?P<o>[^,;.]+)",
     # a system that could not keep up with its load and was rebuilt (not "Sarah couldn't keep up on the hike")
     r"^(?P<o>(?-i:[A-Z])[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*)?)\s+(?:couldn['’]t|could not|can['’]t|cannot)\s+keep up\s+with"

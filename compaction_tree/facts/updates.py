@@ -68,7 +68,7 @@ from .statement import (
 TOLD_CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|any ?more|no longer|as of|starting|from (?:now|this|next|here)|"
     r"since (?=the|our|last|this|we|v?\d|(?-i:[A-Z]))|"  # "since Tuesday", not "since it didn't go through"
-    r"new|finally|instead|(?:go|goes|went)(?: over)? (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|"
+    r"new|finally|instead|(?:go|goes|went) (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|"
     r"takes over|"
     r"jump(?:ed)? (?:straight |right )?to (?=v?\d+\.\d)|"  # to a version: an upgrade, not a reading
     r"upped|(?:up|down) to|joined|started (?:at|with)|"
