@@ -40,6 +40,16 @@ def holding(outcome_facts: tuple[Fact, ...], source: str) -> Fact:
     return found
 
 
+def leaves_alone(old: str, new: str) -> None:
+    """The user's statement in January keeps no history after what extraction makes of the March one, if anything
+    (asserted)."""
+    later = [
+        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
+        for g in facts.extract_statements(new, "user")
+    ]
+    assert holding(consolidate([told("2026-01-05", "a", old), *later]).facts, "a").history == ()
+
+
 # ---------------------------------------------------------------- extraction
 
 
@@ -838,12 +848,7 @@ def test_a_statement_naming_what_held_before_after_what_holds_now_supersedes_it(
     ],
 )
 def test_what_held_for_a_while_or_struggled_once_is_no_earlier_value(old: str, new: str) -> None:
-    candidates = [told("2026-01-05", "a", old)]
-    candidates += [
-        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
-        for g in facts.extract_statements(new, "user")
-    ]
-    assert holding(consolidate(candidates).facts, "a").history == ()
+    leaves_alone(old, new)
 
 
 @pytest.mark.parametrize(
@@ -859,12 +864,7 @@ def test_a_move_told_as_a_story_supersedes_the_value_it_leaves(old: str, new: st
 
 
 def test_a_reading_that_jumps_is_no_change_of_what_its_thing_runs() -> None:
-    candidates = [told("2026-01-05", "a", "Kestrel runs on Python 3.11")]
-    candidates += [
-        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
-        for g in facts.extract_statements("Kestrel's error count jumped straight to 40 after the deploy", "user")
-    ]
-    assert holding(consolidate(candidates).facts, "a").history == ()
+    leaves_alone("Kestrel runs on Python 3.11", "Kestrel's error count jumped straight to 40 after the deploy")
 
 
 @pytest.mark.parametrize(
@@ -876,12 +876,7 @@ def test_a_reading_that_jumps_is_no_change_of_what_its_thing_runs() -> None:
     ],
 )
 def test_what_held_before_in_a_story_of_something_else_is_no_change(old: str, new: str) -> None:
-    candidates = [told("2026-01-05", "a", old)]
-    candidates += [
-        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
-        for g in facts.extract_statements(new, "user")
-    ]
-    assert holding(consolidate(candidates).facts, "a").history == ()
+    leaves_alone(old, new)
 
 
 def test_what_someone_was_before_an_event_names_no_replaced_value_unless_something_holds_now() -> None:
@@ -907,9 +902,4 @@ def test_a_second_correction_of_the_same_sheet_supersedes_the_first() -> None:
     ],
 )
 def test_a_visit_or_a_job_getting_easier_is_no_change(old: str, new: str) -> None:
-    candidates = [told("2026-01-05", "a", old)]
-    candidates += [
-        FactCandidate(g.category, g.subject, g.fact, g.confidence, "2026-03-02", ("b",), g.change_only, g.replaced_only)
-        for g in facts.extract_statements(new, "user")
-    ]
-    assert holding(consolidate(candidates).facts, "a").history == ()
+    leaves_alone(old, new)
