@@ -16,8 +16,10 @@ A subject fits a told change when:
 - it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
   "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
   subject holds (for a key with a side, with a change said in so many words: "now", "moved").
-Among several, the one whose value is of the same kind wins ("02:30" and "01:00"), then the one
-named by more words; two that fit equally leave the change unanchored.
+A change naming a replaced value the subject's latest statement never held does not fit it ("Tern isn't on Cloud
+Run anymore" is no change of the infra standup). Among several, the one whose value the change names as ended wins,
+then the one whose value is of the same kind ("02:30" and "01:00"), then the one named by more words; two that fit
+equally leave the change unanchored.
 
 A statement a cue took is anchored the same way when it tells a change under a key nobody used
 before and names no value it replaces, if its key holds nothing but the known statement's words,
