@@ -807,6 +807,7 @@ def test_why_or_since_when_told_after_a_statement_does_not_make_it_a_moment(sent
         "Our main Slack channel is #war-room-0412, we opened it when the outage started",  # for an outage
         "The API gateway allows 50 requests per second per client, we throttled it during the DDoS",  # for an attack
         "The all-hands is in the big room on level 4, the usual one got flooded",  # not where it usually is
+        "Lunch with the Okafors is at 1 on Sunday, Femi confirmed by text",  # a day that comes once
         "Gannet goes live on May 3, hopefully",  # a hope
     ],
 )

@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-32"
+EXTRACTOR_VERSION = "cues-33"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -552,14 +552,22 @@ _HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b"
 _OCCASION = re.compile(r"\b(?:when|during|while|after|until|till|twice|the usual|usually|normally)\b", re.IGNORECASE)
 
 
+# a day that comes once: "dinner is at 7 on Saturday" (not "on Saturdays", "every Saturday")
+_ONE_DAY = re.compile(
+    r"\bon\s+(?:(?:this|next|the)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)"
+    r"|\bon\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d",
+    re.IGNORECASE,
+)
+
+
 def main_clause(text: str) -> str:
     """A statement's first clause when it states a standing state on its own and names or counts something, before
     what is added after a comma: why, since when, who settled it ("Tern's builds go through GitLab CI, picked it
     because it's free", "quarterly is how often Evergreen gets an invoice, they negotiated that"), which tells how
     the statement came to hold, not that it holds only for a moment. The whole text otherwise, and where what is
-    added tells of an occasion (`_OCCASION`)."""
+    added tells of an occasion (`_OCCASION`) or the clause names a day that comes once (`_ONE_DAY`)."""
     first, *rest = re.split(r"\s*[,;]\s+|\s+(?:-|–|—)\s+", text, maxsplit=1)
-    if not rest or _OCCASION.search(rest[0]):
+    if not rest or _OCCASION.search(rest[0]) or _ONE_DAY.search(first):
         return text
     if len(first.split()) < 4 or not standing_state(first) or not _names_or_counts(first):
         return text
