@@ -40,13 +40,13 @@ from .gates import (
     FIRST_PERSON,
     HABIT,
     HEDGE,
-    LASTS,
     ONE_OFF,
     PREAMBLE,
     RECURRING,
     ROUTINE,
     STATIVE,
     clean_sentence,
+    lasting_change,
     rejection,
     standing_state,
     undated,
@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-33"
+EXTRACTOR_VERSION = "cues-34"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -534,17 +534,18 @@ def _by_model(text: str, raw: str, speaker: str, topic: str) -> Extracted | None
     return Extracted(seen.category, key, _fact_text(speaker, text), round(confidence, 2), "learned")
 
 
+_HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b", re.IGNORECASE)
+
+
 def _of_the_moment(text: str, raw: str) -> bool:
     """What one moment holds, a reaction, or what happened ("right now", "looks fine", "we moved it"): checked
     before the learned model is asked, of the main clause only (`main_clause`), but for a hope anywhere ("goes
     live on June 5, fingers crossed": not so yet)."""
     if _HOPE.search(raw):  # before cleaning, which reads "fingers crossed" as chatter
         return True
-    text, raw = main_clause(text), main_clause(raw)
-    return bool(ONE_OFF.search(raw) or _evaluates(text) or _past_tense(text))
-
-
-_HOPE = re.compile(r"\b(?:fingers crossed|hopefully|knock on wood|touch wood)\b", re.IGNORECASE)
+    main = main_clause(text)
+    moment = raw if main == text else main  # the raw text's first clause may be chatter ("oh btw, ...")
+    return bool(ONE_OFF.search(moment) or _evaluates(main) or _past_tense(main))
 
 
 # what is added after a statement to tell of an occasion it holds for ("..., we throttled it during the DDoS", "...,
@@ -623,7 +624,8 @@ def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     # a lasting change that names what it replaces, by name or as a setting, is a story of a change, whatever else
     # it tells on the way ("Curlew isn't on Heroku anymore, it was rehomed on Railway"): no passing event (but "p95
     # went from 180 ms to 420 ms" is a reading, "Friday's retro got moved from 4pm to 2pm, it was a short week" once)
-    told = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old)) and bool(LASTS.search(text))
+    names_old = change is not None and bool(re.search(r"(?-i:[A-Z])|" + SETTING, change.old))
+    told = names_old and lasting_change(text, change)
     if _evaluates(text) and not told:
         return None
     took_effect = undated(raw, as_of=True)  # "as of yesterday" dates the change, it is no passing moment

@@ -93,7 +93,7 @@ DEICTIC = re.compile(
 # when a change took effect: a time word after a verb in the past ("Polars got bumped to 4.28 today", "dns flipped
 # last night", "rewrote the pipeline for Drone this week"), not after a time of day ("moved the retro to 3pm
 # today": that day's retro); in a sentence that tells a change it dates the change, it does not say the new value
-# holds only that day, where the sentence says the new value lasts or sets a version (`LASTS`): "the team lunch got
+# holds only that day, where the sentence says the new value lasts or sets a version (`_LASTS`): "the team lunch got
 # switched to the taco truck today" is that day's lunch. After "as of" ("as of yesterday") only where a change is
 # told in passing (extract.py).
 _WHEN = r"\s+(?P<when>today|yesterday|last night|this (?:morning|afternoon|week)|last week)\b"
@@ -121,8 +121,14 @@ _LASTING_WORDS = (
     r"now|no more|any ?more|no longer|officially|for good|from now on|going forward|these days|nowadays|permanently|"
     r"is history|is dead|is the new"
 )
-LASTS = re.compile(r"\b(?:" + _LASTING_WORDS + r")\b", re.IGNORECASE)
+_LASTS = re.compile(r"\b(?:" + _LASTING_WORDS + r")\b", re.IGNORECASE)
 _LASTS_OR_VERSION = re.compile(r"\b(?:" + _LASTING_WORDS + r"|v?\d+\.\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
+def lasting_change(text: str, change: Change | None) -> bool:
+    """The sentence tells a change and says its new value lasts ("Kafka is at 6.27 now", "Curlew isn't on Heroku
+    anymore")."""
+    return change is not None and bool(change.new or change.old) and bool(_LASTS.search(text))
 
 
 def undated(text: str, as_of: bool = False) -> str:
@@ -372,8 +378,7 @@ def rejection(text: str, raw: str, category: str, change: Change | None = None) 
             return "narrative"
         # what happened before the clause that states a lasting change is how it came about ("dependabot PR
         # merged, Kafka is at 6.27 now"; not "the build failed, so we shipped 2.3.1 instead of 2.4")
-        lasting_change = change is not None and (change.new or change.old) and LASTS.search(text)
-        told = text[change.start :] if change is not None and lasting_change else text
+        told = text[change.start :] if change is not None and lasting_change(text, change) else text
         if PAST_EVENT.search(CAUSE.split(told)[0]) or WORKS_AGAIN.search(text):
             return "event"
     return None
