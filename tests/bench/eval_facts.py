@@ -28,6 +28,9 @@ Matching rules (strict, stated here so the figures can be checked):
   chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
 - Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
 
+The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
+the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
+
 Tune on dev, dev2, dev3 and test; report fresh, held out: split="dev", "dev2", "dev3" and "test" seeds
 may be tuned on (dev2 is the dev split's names and questions with every fact statement, change,
 restatement and distractor worded anew, tests/bench/corpus_dev2.py; dev3 the test split's with a third
@@ -41,6 +44,8 @@ Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split dev3 --seeds 301 302 303
       .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
+      .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
+          --api-base http://127.0.0.1:11434   # the LLM path, against any model LiteLLM reaches
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -66,6 +71,7 @@ from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.facts.consolidate import Fact, Version
 from compaction_tree.ingest import import_file
+from compaction_tree.summarizers import Summarizer
 from compaction_tree.vault import Vault
 
 
@@ -82,7 +88,9 @@ class Score:
     seed: int
     split: str
     days: int
+    summarizer: str = "extractive"
     chunks: int = 0
+    failed_units: int = 0  # periods the summarizer could not summarize (the LLM path only)
     planted_current: int = 0
     stored_current: int = 0
     true_positives: int = 0
@@ -223,9 +231,23 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
             result.unhandled.append(f"{p.subject}: {p.value} -> {p.superseded_by}")
 
 
-def run_seed(seed: int, split: str, days: int, workdir: Path) -> Score:
+def summarizer_for(vault: Vault, model: str | None, api_base: str | None) -> Summarizer:
+    """The extractive summarizer, or with a model the LiteLLM one (api_base: an OpenAI-compatible server)."""
+    if model is None:
+        return ExtractiveSummarizer(vault.config)
+    from compaction_tree.llm import LiteLLMSummarizer
+
+    settings = replace(vault.config.summarizer, backend="litellm", model=model, api_base=api_base)
+    return LiteLLMSummarizer(replace(vault.config, summarizer=settings), model, vault=vault)
+
+
+def run_seed(
+    seed: int, split: str, days: int, workdir: Path, model: str | None = None, api_base: str | None = None
+) -> Score:
     corpus = corpus_module.generate(seed, days=days, split=split)
-    result = Score(seed, split, days, chunks=len(corpus.chunks))
+    result = Score(
+        seed, split, days, summarizer=f"litellm {model}" if model else "extractive", chunks=len(corpus.chunks)
+    )
     source = workdir / f"{split}-{seed}.jsonl"
     with open(source, "w", encoding="utf-8") as out:
         for chunk in corpus.chunks:
@@ -235,9 +257,10 @@ def run_seed(seed: int, split: str, days: int, workdir: Path) -> Score:
     assert not report.failed, report.failed[:3]
     now = datetime.fromisoformat(corpus.meta["asked_at"]) + timedelta(days=1)
     started = time.perf_counter()
-    compacted = compact(vault, ExtractiveSummarizer(vault.config), now=now)
+    compacted = compact(vault, summarizer_for(vault, model, api_base), now=now)
     result.seconds_compact = round(time.perf_counter() - started, 2)
-    assert not compacted.failed, compacted.failed[:3]
+    result.failed_units = len(compacted.failed)
+    assert model or not compacted.failed, compacted.failed[:3]  # the extractive summarizer has no excuse
     from compaction_tree.index import Index
 
     with Index(vault) as index:
@@ -260,13 +283,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("--verbose", "-v", action="store_true", help="list misses, wrong facts and unhandled changes")
     parser.add_argument("--keep", type=Path, help="build the vaults in this folder and keep them (for inspection)")
+    parser.add_argument("--model", help="compact through the LiteLLM summarizer with this model (default: extractive)")
+    parser.add_argument("--api-base", help="with --model: an OpenAI-compatible server, e.g. http://127.0.0.1:11434")
     args = parser.parse_args(argv)
+    if args.api_base and not args.model:
+        parser.error("--api-base needs --model")
     results = []
     with tempfile.TemporaryDirectory(prefix="memtree-facts-eval-") as tmp:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for seed in args.seeds:
-            result = run_seed(seed, args.split, args.days, workdir)
+            result = run_seed(seed, args.split, args.days, workdir, args.model, args.api_base)
             results.append(result)
             if not args.json:
                 print(
@@ -278,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"| merged {result.merged}, corroborated {result.corroborated}, superseded {result.superseded}, "
                     f"kept {result.kept} | duplicates {result.duplicates} | category agreement "
                     f"{result.category_agreement:.2f} | unreachable {result.unreachable} "
-                    f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s",
+                    f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s"
+                    + (f" | {result.failed_units} periods failed" if result.failed_units else ""),
                     file=sys.stderr,
                 )
                 if args.verbose:
@@ -300,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     changes = sum(r.changes for r in results)
     summary = {
         "split": args.split,
+        "summarizer": results[0].summarizer if results else "extractive",
         "seeds": args.seeds,
         "days": args.days,
         "precision": round(right / judged, 3) if judged else 0.0,
@@ -314,13 +343,16 @@ def main(argv: list[str] | None = None) -> int:
         "corroborated": sum(r.corroborated for r in results),
         "superseded": sum(r.superseded for r in results),
         "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
+        "failed_units": sum(r.failed_units for r in results),
         "per_seed": [r.to_json() for r in results],
     }
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
         print(
-            f"{args.split} {args.seeds} ({args.days} days each): precision {summary['precision']} "
+            f"{args.split} {args.seeds} ({args.days} days each"
+            + (f", {summary['summarizer']}, {summary['failed_units']} periods failed" if args.model else "")
+            + f"): precision {summary['precision']} "
             f"(planted only {summary['precision_planted_only']}, unclear {summary['unclear']} left out), "
             f"recall {summary['recall']} (question facts found {summary['question_found']}), "
             f"changes handled {summary['supersession']} of {changes} "

@@ -1,0 +1,80 @@
+"""eval_facts measures the LLM path too: a model's JSON facts go through the real HTTP client, consolidation and
+the store, and are scored as the extractive summarizer's are.
+
+The model here is an oracle served from 127.0.0.1 (tests/fakellm.py): it names the planted facts of the data
+lines it is shown, and nothing else. Full marks are then what the pipeline owes it; a wrong source id, date or
+supersession anywhere between the answer and facts/ costs a point."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakellm import FakeLLM
+
+from . import corpus as corpus_module
+from . import eval_facts
+
+SEED, SPLIT, DAYS = 101, "test", 30
+DATA_LINE = re.compile(r"^\[(?P<id>[^\]\s]+)\] \d\d:\d\d ", re.MULTILINE)  # a chunk's line in a daily prompt
+
+
+def _key(subject: str) -> str:
+    return "_".join(re.findall(r"[a-z0-9]+", subject.lower())[:6])
+
+
+def oracle(corpus: corpus_module.Corpus) -> Any:
+    planted = {chunk: fact for fact in corpus.facts for chunk in fact.stated_in}
+    day = {chunk["id"]: chunk["timestamp"][:10] for chunk in corpus.chunks}
+
+    def answer(body: dict[str, Any]) -> str:
+        prompt = body["messages"][-1]["content"]
+        facts = [
+            {
+                "category": fact.category,
+                "subject": _key(fact.subject),
+                "fact": f"{fact.subject}: {fact.value}.",
+                "confidence": 0.9,
+                "valid_from": day[line["id"]],
+                "sources": [line["id"]],
+            }
+            for line in DATA_LINE.finditer(prompt)
+            if (fact := planted.get(line["id"])) is not None
+        ]
+        return json.dumps({"topics": ["work"], "facts": facts})
+
+    return answer
+
+
+@pytest.fixture
+def key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+
+
+def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path, key: None) -> None:
+    corpus = corpus_module.generate(SEED, days=DAYS, split=SPLIT)
+    assert any(f.superseded_by for f in corpus.facts), "the test needs a planted change"
+    with FakeLLM(responder=oracle(corpus)) as server:
+        score = eval_facts.run_seed(SEED, SPLIT, DAYS, tmp_path, "openai/oracle", server.base_url)
+        assert server.calls > DAYS  # a call a day at least, and the weeks and months on top
+    assert (score.summarizer, score.failed_units) == ("litellm openai/oracle", 0)
+    assert score.recall == 1.0 and score.stored_current == score.planted_current
+    assert score.precision_planted_only == 1.0
+    assert score.changes and score.changes_handled == score.changes and score.changes_stale == 0
+
+
+def test_days_the_model_fails_are_counted_not_fatal(tmp_path: Path, key: None) -> None:
+    with FakeLLM(responder=lambda body: "Sure! Here are the facts you asked for.") as server:  # no JSON
+        score = eval_facts.run_seed(SEED, SPLIT, 7, tmp_path, "openai/broken", server.base_url)
+        assert server.calls > 0
+    assert score.failed_units > 0 and score.stored_current == 0 and score.recall == 0.0
+
+
+def test_the_extractive_run_is_the_default(tmp_path: Path) -> None:
+    with FakeLLM() as server:  # nothing may call it
+        score = eval_facts.run_seed(SEED, SPLIT, 7, tmp_path)
+        assert server.calls == 0
+    assert (score.summarizer, score.failed_units) == ("extractive", 0) and score.stored_current > 0
