@@ -29,6 +29,7 @@ from .config import Config
 from .errors import LLMError
 from .llm_answer import (
     DELIMITER_LIKE,
+    KNOWN_PROMPT,
     SYSTEM_PROMPT,
     USER_PROMPT,
     InvalidAnswer,
@@ -54,6 +55,8 @@ UNIT_DEADLINE = 600.0  # seconds of retrying per unit
 DEFAULT_CONTEXT = 8_000  # input tokens when the model's window is unknown (local models)
 MAX_SPLIT_DEPTH = 4
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+MAX_KNOWN = 30  # known facts shown with one call's data, those naming most of what it names first
+MAX_KNOWN_CHARS = 200
 
 
 def _import_litellm() -> Any:
@@ -156,6 +159,7 @@ class LiteLLMSummarizer:
         self._litellm: Any = None
         self._learned_limit = 0  # set when the model refuses an input as too long
         self._checked = False  # the model and its key, before the first call (see _preflight)
+        self._known: list[tuple[str, str, frozenset[str]]] = []  # (subject, statement, what names it)
 
     # ---------------------------------------------------------------- the Summarizer protocol
 
@@ -170,6 +174,7 @@ class LiteLLMSummarizer:
         self.limits = limits
         self.usage = Usage()
         self._started = 0
+        self._known = self._known_facts()
 
     def estimate(self, unit: Unit) -> tuple[int, int, float]:
         with self._lock:
@@ -229,6 +234,31 @@ class LiteLLMSummarizer:
             window = DEFAULT_CONTEXT
         return max(1000, min(window, 100_000) - 2_000)
 
+    def _known_facts(self) -> list[tuple[str, str, frozenset[str]]]:
+        """The vault's current facts as the run starts, one snapshot for every call of the run (so the days it
+        summarizes at once all see the same), each with the words that name its thing: its key's specific words
+        and the names in its statement."""
+        if self._vault is None:
+            return []
+        from .facts.statement import KNOWN_ASPECTS, is_specific, names_of
+        from .facts.store import load_facts
+
+        known = []
+        for fact in load_facts(self._vault):
+            statement = " ".join(fact.current.fact.split())
+            naming = {w for w in fact.subject.split("_") if len(w) > 2 and w not in KNOWN_ASPECTS and is_specific(w)}
+            naming |= {w for name in names_of(statement)[1] for w in word_forms(name)}
+            if naming:
+                known.append((fact.subject, statement[:MAX_KNOWN_CHARS], frozenset(naming)))
+        return known
+
+    def _known_lines(self, items: Sequence[Item]) -> list[str]:
+        """The known facts whose thing the data names, as "subject: statement" lines."""
+        said = set(word_forms(" ".join(i.line for i in items)))
+        named = [(len(naming & said), subject, statement) for subject, statement, naming in self._known]
+        ranked = sorted((-n, subject, statement) for n, subject, statement in named if n)
+        return [f"{subject}: {statement}" for _, subject, statement in ranked[:MAX_KNOWN]]
+
     # ---------------------------------------------------------------- map-reduce
 
     def _summarize_items(self, unit: Unit, items: list[Item], depth: int, what: str, limit: int | None = None) -> Draft:
@@ -276,33 +306,37 @@ class LiteLLMSummarizer:
 
     # ---------------------------------------------------------------- one call, validated and cached
 
-    def _cache_key(self, unit: Unit, items: Sequence[Item], what: str) -> str:
-        return sha256_hex(
-            canonical_json(
-                {
-                    "prompt": PROMPT_VERSION,
-                    "model": self.model,
-                    "params": dict(self.params()),
-                    "budget": unit.budget,
-                    "what": what,
-                    "items": [[i.id, sha256_hex(i.line), list(i.chunks)] for i in items],
-                }
-            )
-        )
+    def _cache_key(self, unit: Unit, items: Sequence[Item], what: str, known: Sequence[str] = ()) -> str:
+        record: dict[str, Any] = {
+            "prompt": PROMPT_VERSION,
+            "model": self.model,
+            "params": dict(self.params()),
+            "budget": unit.budget,
+            "what": what,
+            "items": [[i.id, sha256_hex(i.line), list(i.chunks)] for i in items],
+        }
+        if known:  # (absent, the key is what it was before known facts were shown)
+            record["known"] = sha256_hex("\n".join(known))
+        return sha256_hex(canonical_json(record))
 
     def _ask(self, unit: Unit, items: list[Item], what: str) -> Draft:
-        key = self._cache_key(unit, items, what)
+        # the known facts are context, not input: they are in the cache key, but not in the period's input hash
+        # (compaction.input_hash), or every new fact would send every summary back to the model
+        known = self._known_lines(items)
+        key = self._cache_key(unit, items, what, known)
         cached = self._cache_get(key, items)
         if cached is not None:
             with self._lock:
                 self.usage.cache_hits += 1
             return draft_from_answer(cached, items, unit, self.config.fact_min_confidence)
         data = "\n".join(DELIMITER_LIKE.sub("<< ", i.line) for i in items)
-        marker = "MEMTREE-DATA-" + sha256_hex(data)[:16]
+        lines = "\n".join(DELIMITER_LIKE.sub("<< ", line) for line in known)
+        marker = "MEMTREE-DATA-" + sha256_hex(data + ("\n" + lines if lines else ""))[:16]  # hashes all it delimits
         open_, close = f"<<{marker}>>", f"<<END-{marker}>>"
+        told = KNOWN_PROMPT.format(open=open_, close=close, lines=lines) if known else ""
         messages = [
             {"role": "system", "content": SYSTEM_PROMPT.format(open=open_, close=close, budget=unit.budget)},
-            {"role": "user", "content": USER_PROMPT.format(what=what, open=open_, close=close, data=data)},
+            {"role": "user", "content": USER_PROMPT.format(what=what, open=open_, close=close, data=data, known=told)},
         ]
         deadline = self._clock() + UNIT_DEADLINE
         problem = ""

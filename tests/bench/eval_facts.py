@@ -30,6 +30,8 @@ Matching rules (strict, stated here so the figures can be checked):
 
 The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
 the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
+`--nightly` compacts once a simulated night, as cron does, rather than once over everything: the LLM path then
+shows each day's call the facts the nights before stored (llm.py), which a single run cannot.
 
 Tune on dev, dev2, dev3 and test; report fresh, held out: split="dev", "dev2", "dev3" and "test" seeds
 may be tuned on (dev2 is the dev split's names and questions with every fact statement, change,
@@ -45,7 +47,7 @@ Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
       .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
-          --api-base http://127.0.0.1:11434   # the LLM path, against any model LiteLLM reaches
+          --api-base http://127.0.0.1:11434 --nightly   # the LLM path, against any model LiteLLM reaches
 """
 
 from __future__ import annotations
@@ -242,7 +244,13 @@ def summarizer_for(vault: Vault, model: str | None, api_base: str | None) -> Sum
 
 
 def run_seed(
-    seed: int, split: str, days: int, workdir: Path, model: str | None = None, api_base: str | None = None
+    seed: int,
+    split: str,
+    days: int,
+    workdir: Path,
+    model: str | None = None,
+    api_base: str | None = None,
+    nightly: bool = False,
 ) -> Score:
     corpus = corpus_module.generate(seed, days=days, split=split)
     result = Score(
@@ -256,11 +264,15 @@ def run_seed(
     report = import_file(vault, source)
     assert not report.failed, report.failed[:3]
     now = datetime.fromisoformat(corpus.meta["asked_at"]) + timedelta(days=1)
+    first = datetime.fromisoformat(corpus.chunks[0]["timestamp"]).replace(hour=6, minute=0, second=0)
+    # nightly: one run a night, as from cron, each day's run shown the facts the nights before stored
+    nights = [first + timedelta(days=n) for n in range(1, (now - first).days + 1)] if nightly else []
     started = time.perf_counter()
-    compacted = compact(vault, summarizer_for(vault, model, api_base), now=now)
+    for night in [*nights, now]:
+        compacted = compact(vault, summarizer_for(vault, model, api_base), now=night)
+        result.failed_units += len(compacted.failed)
     result.seconds_compact = round(time.perf_counter() - started, 2)
-    result.failed_units = len(compacted.failed)
-    assert model or not compacted.failed, compacted.failed[:3]  # the extractive summarizer has no excuse
+    assert model or not result.failed_units, compacted.failed[:3]  # the extractive summarizer has no excuse
     from compaction_tree.index import Index
 
     with Index(vault) as index:
@@ -285,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="build the vaults in this folder and keep them (for inspection)")
     parser.add_argument("--model", help="compact through the LiteLLM summarizer with this model (default: extractive)")
     parser.add_argument("--api-base", help="with --model: an OpenAI-compatible server, e.g. http://127.0.0.1:11434")
+    parser.add_argument("--nightly", action="store_true", help="compact once a simulated night instead of once")
     args = parser.parse_args(argv)
     if args.api_base and not args.model:
         parser.error("--api-base needs --model")
@@ -293,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for seed in args.seeds:
-            result = run_seed(seed, args.split, args.days, workdir, args.model, args.api_base)
+            result = run_seed(seed, args.split, args.days, workdir, args.model, args.api_base, args.nightly)
             results.append(result)
             if not args.json:
                 print(

@@ -58,8 +58,9 @@ def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path,
     corpus = corpus_module.generate(SEED, days=DAYS, split=SPLIT)
     assert any(f.superseded_by for f in corpus.facts), "the test needs a planted change"
     with FakeLLM(responder=oracle(corpus)) as server:
-        score = eval_facts.run_seed(SEED, SPLIT, DAYS, tmp_path, "openai/oracle", server.base_url)
+        score = eval_facts.run_seed(SEED, SPLIT, DAYS, tmp_path, "openai/oracle", server.base_url, nightly=True)
         assert server.calls > DAYS  # a call a day at least, and the weeks and months on top
+        assert any("Facts already known" in r.body["messages"][1]["content"] for r in server.requests)
     assert (score.summarizer, score.failed_units) == ("litellm openai/oracle", 0)
     assert score.recall == 1.0 and score.stored_current == score.planted_current
     assert score.precision_planted_only == 1.0
@@ -78,3 +79,12 @@ def test_the_extractive_run_is_the_default(tmp_path: Path) -> None:
         score = eval_facts.run_seed(SEED, SPLIT, 7, tmp_path)
         assert server.calls == 0
     assert (score.summarizer, score.failed_units) == ("extractive", 0) and score.stored_current > 0
+
+
+def test_nightly_runs_store_what_one_run_stores(tmp_path: Path) -> None:
+    (tmp_path / "once").mkdir(), (tmp_path / "nightly").mkdir()
+    once = eval_facts.run_seed(SEED, SPLIT, 14, tmp_path / "once")
+    nightly = eval_facts.run_seed(SEED, SPLIT, 14, tmp_path / "nightly", nightly=True)
+    assert once.stored_current > 0 and once.to_json() | {"seconds_compact": 0, "seconds_rebuild": 0} == (
+        nightly.to_json() | {"seconds_compact": 0, "seconds_rebuild": 0}
+    )
