@@ -9,10 +9,15 @@ The plan works level by level from a snapshot of the raw chunks taken under the 
 - a summary whose recorded input hash matches the plan is left alone: no call, no write.
 
 A unit that fails writes nothing and blocks only its ancestors; the next run redoes just that.
+Units of a level run concurrently. A summarizer that reads known facts (the LLM, which is shown the
+facts of earlier days about what a day names) gets its days a week at a time, in order, each week
+told the facts of the daily summaries before it as they then stand: what a day is shown does not
+depend on which unit finishes first, nor on whether the run was interrupted before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections import defaultdict
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from .errors import MemtreeError
 from .index import ChunkRef, Index, chunk_from_row, natural_ties
 from .markdown import render_summary
 from .model import Chunk, canonical_json, sha256_hex
@@ -36,7 +42,7 @@ from .periods import (
     week_period,
 )
 from .summarizers import BudgetReached, Limits, Summarizer, Unit, UnitFailed
-from .summary import CHILD_LEVEL, LEVELS, Level, SourceRef, Summary
+from .summary import CHILD_LEVEL, LEVELS, FactCandidate, Level, SourceRef, Summary
 from .vault import Vault
 
 Progress = Callable[[str, int, int], None]  # (level, done, total)
@@ -131,9 +137,11 @@ class Compactor:
         dry_run: bool = False,
         progress: Progress | None = None,
         only: frozenset[str] | None = None,
+        redo: frozenset[str] = frozenset(),
     ) -> None:
         self.vault = vault
         self.only = only  # `forget`: the summaries to regenerate (None: every stale one)
+        self.redo = redo  # `forget`: days to regenerate though their input is unchanged (they were shown a fact)
         self.summarizer = summarizer
         self.now = now
         self.limits = limits
@@ -142,6 +150,7 @@ class Compactor:
         self.settle = timedelta(hours=vault.config.settle_hours)
         self.report = CompactReport(dry_run=dry_run)
         self._dirty: set[str] = set()  # dry run: what lower levels would rewrite
+        self._chunk_ids: set[str] = set()  # the chunks that exist, as the run starts
 
     def run(self, index: Index) -> CompactReport:
         started = time.perf_counter()
@@ -153,6 +162,7 @@ class Compactor:
         by_day: dict[str, list[ChunkRef]] = defaultdict(list)
         for ref in index.chunk_refs():
             by_day[ref.day].append(ref)
+        self._chunk_ids = {ref.id for refs in by_day.values() for ref in refs}
         hashes = index.summary_hashes()
         current = _Current(
             {path: (summary, hashes[path][1]) for path, summary in index.summaries()},
@@ -241,7 +251,7 @@ class Compactor:
             if unit is None:
                 continue
             existing = current.summaries.get(period.path)
-            if existing is not None and existing[0].input_hash == unit.input_hash:
+            if existing is not None and existing[0].input_hash == unit.input_hash and period.path not in self.redo:
                 self.report.unchanged += 1
                 continue
             if level == "daily":
@@ -316,10 +326,41 @@ class Compactor:
     # ---------------------------------------------------------------- running
 
     def _execute(self, level: Level, units: list[Unit], current: _Current) -> None:
-        total, done = len(units), 0
+        total = len(units)
         if self.progress:
             self.progress(level, 0, total)
-        workers = max(1, min(self.summarizer.concurrency, total))
+        reads = level == "daily" and self.summarizer.reads_known_facts
+        groups = [units]
+        if reads:
+            weeks: dict[str, list[Unit]] = defaultdict(list)
+            for unit in units:
+                weeks[week_period(unit.period.start).key].append(unit)
+            groups = [weeks[key] for key in sorted(weeks)]
+        done = 0
+        for n, group in enumerate(groups):
+            if reads:
+                self.summarizer.know(self._facts_before(group[0].period.start, current))
+            done, stopped = self._run_pool(level, group, current, done, total)
+            if stopped:
+                self.report.deferred.extend(u.label for later in groups[n + 1 :] for u in later)
+                break
+
+    def _facts_before(self, week: date, current: _Current) -> list[FactCandidate]:
+        """The facts the daily summaries before a week hold, in their days' order, but those citing a chunk that is
+        gone (forgotten: its words must reach no model again)."""
+        monday = week - timedelta(days=week.weekday())
+        days = [s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday.isoformat()]
+        return [
+            fact
+            for summary in sorted(days, key=lambda s: s.period)
+            for fact in summary.draft.facts
+            if set(fact.sources) <= self._chunk_ids
+        ]
+
+    def _run_pool(self, level: Level, units: list[Unit], current: _Current, done: int, total: int) -> tuple[int, bool]:
+        """Summarizes units concurrently and writes each as it comes: (units done so far, whether the budget
+        stopped the run)."""
+        workers = max(1, min(self.summarizer.concurrency, len(units)))
         pending = list(units)
         stopped = False
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -347,6 +388,7 @@ class Compactor:
                     if self.progress:
                         self.progress(level, done, total)
             self.report.deferred.extend(u.label for u in pending)
+        return done, stopped
 
     def _build(self, unit: Unit) -> Summary:
         draft = self.summarizer.summarize(unit)
@@ -433,7 +475,7 @@ def forget(
     they supported and ROOT.md. Git history keeps old versions: see README.md, "Forgetting"."""
     import json
 
-    from .errors import InvalidInputError, MemtreeError
+    from .errors import InvalidInputError
     from .facts.store import EMBEDDINGS_FILE
     from .model import valid_id
 
@@ -455,10 +497,11 @@ def forget(
             raise InvalidInputError(
                 f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
             )
-        # what cites a chunk, directly or through a child: the summaries of its day, week and month
-        # (a summary of the day written before the chunk arrived does not, and is left unchanged)
-        for file in files:
-            day = date.fromisoformat(file.day)
+        # what cites a chunk, directly or through a child: the summaries of its day, week and month (a summary of
+        # the day written before the chunk arrived does not, and is left unchanged); and those of the days shown a
+        # fact resting on it (the LLM's known facts), which may repeat it
+        shown = _days_shown(vault, pending | set(wanted))
+        for day in [date.fromisoformat(file.day) for file in files] + shown:
             week = week_period(day)
             paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
             if scope is not None:
@@ -484,12 +527,32 @@ def forget(
             report.forgotten.append(vault.relative(file.path))
         with Index(vault) as index:
             only = None if scope is None else frozenset(scope)
-            report.compaction = Compactor(vault, summarizer, now, only=only).run(index)
+            redo = frozenset(day_period(day).path for day in shown)
+            report.compaction = Compactor(vault, summarizer, now, only=only, redo=redo).run(index)
         _rebuild_index(vault)
         done = report.compaction
         if not (done.failed or done.blocked or done.deferred):  # else the next `forget ID` retries them
             vault.delete(PENDING_FORGET)
     return report
+
+
+def _days_shown(vault: Vault, chunk_ids: set[str]) -> list[date]:
+    """The days whose summary was written after the model was shown a known fact resting on one of the chunks
+    (front matter `shown`). A summary that cannot be read is left to the plan, which rebuilds or reports it."""
+    from .markdown import read_front_matter
+
+    days = []
+    for path in sorted((vault.root / "daily").glob("*.md")):
+        try:
+            raw = vault.read_bytes(f"daily/{path.name}") or b""
+            data, _ = read_front_matter(raw.decode("utf-8"), path.name)
+        except (OSError, UnicodeDecodeError, MemtreeError):
+            continue
+        shown = data.get("shown")
+        if isinstance(shown, list) and chunk_ids & {str(c) for c in shown}:
+            with contextlib.suppress(ValueError):
+                days.append(date.fromisoformat(path.stem))
+    return days
 
 
 PENDING_FORGET = ".memtree/forget-pending.json"

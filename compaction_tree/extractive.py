@@ -120,8 +120,13 @@ class ExtractiveSummarizer:
             "min_confidence": self.config.fact_min_confidence,
         }
 
+    reads_known_facts = False  # a day's facts come from its own words
+
     def begin_run(self, limits: Limits) -> None:
         self.usage = Usage()
+
+    def know(self, facts: Sequence[FactCandidate]) -> None:
+        pass
 
     def estimate(self, unit: Unit) -> tuple[int, int, float]:
         return unit.tokens, unit.budget, 0.0

@@ -21,7 +21,9 @@ import os
 import random
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -29,6 +31,7 @@ from .config import Config
 from .errors import LLMError
 from .llm_answer import (
     DELIMITER_LIKE,
+    KNOWN_HEADING,
     KNOWN_PROMPT,
     SYSTEM_PROMPT,
     USER_PROMPT,
@@ -41,8 +44,8 @@ from .markdown import render_bullet
 from .model import canonical_json, sha256_hex
 from .redact import redact
 from .summarizers import BudgetReached, Limits, Unit, UnitFailed, Usage
-from .summary import SECTIONS, Bullet, Draft, SummarizerIdentity, TopicStat
-from .text import word_forms
+from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
+from .text import word_form, word_forms
 from .tokens import counter_for
 from .topics import candidates, merge_topics, rank_topics
 from .vault import DERIVED, Vault
@@ -57,6 +60,16 @@ MAX_SPLIT_DEPTH = 4
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_KNOWN = 30  # known facts shown with one call's data, those naming most of what it names first
 MAX_KNOWN_CHARS = 200
+SPEAKER_WORDS = frozenset({"user", "assistant", "agent"})  # in many keys ("user_diet"), naming nobody in particular
+
+
+def _naming(subject: str, statement: str) -> frozenset[str]:
+    """The words that name what a known fact is about: its key's specific words, and the names in its statement."""
+    from .facts.statement import KNOWN_ASPECTS, is_specific, names_of
+
+    words = {word_form(w) for w in subject.split("_") if len(w) > 2}
+    words = {w for w in words if w not in KNOWN_ASPECTS and w not in SPEAKER_WORDS and is_specific(w)}
+    return frozenset(words | {w for name in names_of(statement)[1] for w in word_forms(name)})
 
 
 def _import_litellm() -> Any:
@@ -159,7 +172,9 @@ class LiteLLMSummarizer:
         self._litellm: Any = None
         self._learned_limit = 0  # set when the model refuses an input as too long
         self._checked = False  # the model and its key, before the first call (see _preflight)
-        self._known: list[tuple[str, str, frozenset[str]]] = []  # (subject, statement, what names it)
+        # subject -> (statement, the words that name its thing, the chunks it rests on)
+        self._known: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = {}
+        self._rarity: Counter[str] = Counter()  # naming word -> how many known subjects it names
 
     # ---------------------------------------------------------------- the Summarizer protocol
 
@@ -170,11 +185,26 @@ class LiteLLMSummarizer:
     def params(self) -> Mapping[str, Any]:
         return {"temperature": self.settings.temperature, "min_confidence": self.config.fact_min_confidence}
 
+    reads_known_facts = True  # a day is shown what the days before its week stated about what it names
+
     def begin_run(self, limits: Limits) -> None:
         self.limits = limits
         self.usage = Usage()
         self._started = 0
-        self._known = self._known_facts()
+        self._known = {}
+
+    def know(self, facts: Sequence[FactCandidate]) -> None:
+        """The facts of the days before the week about to be summarized, in their order (compaction): each
+        subject's latest statement, with the words that name its thing, redacted again like the data. A subject
+        whose latest statement names nothing is not shown, rather than shown with an older value."""
+        latest = {f.subject: f for f in facts if not (f.change_only or f.replaced_only)}
+        self._known = {}
+        for subject, fact in latest.items():
+            statement = " ".join(redact(fact.fact, self.config.disabled_rules).text.split())
+            naming = _naming(subject, statement)
+            if naming:
+                self._known[subject] = (statement[:MAX_KNOWN_CHARS], naming, fact.sources)
+        self._rarity = Counter(w for _, naming, _ in self._known.values() for w in naming)
 
     def estimate(self, unit: Unit) -> tuple[int, int, float]:
         with self._lock:
@@ -234,30 +264,20 @@ class LiteLLMSummarizer:
             window = DEFAULT_CONTEXT
         return max(1000, min(window, 100_000) - 2_000)
 
-    def _known_facts(self) -> list[tuple[str, str, frozenset[str]]]:
-        """The vault's current facts as the run starts, one snapshot for every call of the run (so the days it
-        summarizes at once all see the same), each with the words that name its thing: its key's specific words
-        and the names in its statement."""
-        if self._vault is None:
-            return []
-        from .facts.statement import KNOWN_ASPECTS, is_specific, names_of
-        from .facts.store import load_facts
-
-        known = []
-        for fact in load_facts(self._vault):
-            statement = " ".join(fact.current.fact.split())
-            naming = {w for w in fact.subject.split("_") if len(w) > 2 and w not in KNOWN_ASPECTS and is_specific(w)}
-            naming |= {w for name in names_of(statement)[1] for w in word_forms(name)}
-            if naming:
-                known.append((fact.subject, statement[:MAX_KNOWN_CHARS], frozenset(naming)))
-        return known
-
-    def _known_lines(self, items: Sequence[Item]) -> list[str]:
-        """The known facts whose thing the data names, as "subject: statement" lines."""
-        said = set(word_forms(" ".join(i.line for i in items)))
-        named = [(len(naming & said), subject, statement) for subject, statement, naming in self._known]
-        ranked = sorted((-n, subject, statement) for n, subject, statement in named if n)
-        return [f"{subject}: {statement}" for _, subject, statement in ranked[:MAX_KNOWN]]
+    def _known_shown(self, unit: Unit, items: Sequence[Item]) -> tuple[list[str], tuple[str, ...]]:
+        """For a day, the known facts whose thing its chunks name (their words, not ids, times or speakers), those
+        naming the rarest words first: ("subject: statement" lines, the chunks they rest on)."""
+        if unit.period.level != "daily" or not self._known:
+            return [], ()
+        text_of = {chunk.id: chunk.text for chunk in unit.chunks}
+        said = set(word_forms(" ".join(text_of.get(c, "") for item in items for c in item.chunks)))
+        scored = sorted(
+            (-sum(1 / self._rarity[w] for w in naming & said), subject)
+            for subject, (_, naming, _) in self._known.items()
+            if naming & said
+        )[:MAX_KNOWN]
+        lines = [f"{subject}: {self._known[subject][0]}" for _, subject in scored]
+        return lines, tuple(sorted({c for _, subject in scored for c in self._known[subject][2]}))
 
     # ---------------------------------------------------------------- map-reduce
 
@@ -302,6 +322,7 @@ class LiteLLMSummarizer:
             reduced.highlights,
             reduced.topics,
             facts + reduced.facts,
+            tuple(sorted({c for part in [*partials, reduced] for c in part.shown})),
         )
 
     # ---------------------------------------------------------------- one call, validated and cached
@@ -316,24 +337,25 @@ class LiteLLMSummarizer:
             "items": [[i.id, sha256_hex(i.line), list(i.chunks)] for i in items],
         }
         if known:  # (absent, the key is what it was before known facts were shown)
-            record["known"] = sha256_hex("\n".join(known))
+            record["known"] = sha256_hex("\n".join([KNOWN_HEADING, KNOWN_PROMPT, *known]))
         return sha256_hex(canonical_json(record))
 
     def _ask(self, unit: Unit, items: list[Item], what: str) -> Draft:
         # the known facts are context, not input: they are in the cache key, but not in the period's input hash
         # (compaction.input_hash), or every new fact would send every summary back to the model
-        known = self._known_lines(items)
+        known, shown = self._known_shown(unit, items)
         key = self._cache_key(unit, items, what, known)
         cached = self._cache_get(key, items)
         if cached is not None:
             with self._lock:
                 self.usage.cache_hits += 1
-            return draft_from_answer(cached, items, unit, self.config.fact_min_confidence)
+            return replace(draft_from_answer(cached, items, unit, self.config.fact_min_confidence), shown=shown)
         data = "\n".join(DELIMITER_LIKE.sub("<< ", i.line) for i in items)
-        lines = "\n".join(DELIMITER_LIKE.sub("<< ", line) for line in known)
-        marker = "MEMTREE-DATA-" + sha256_hex(data + ("\n" + lines if lines else ""))[:16]  # hashes all it delimits
+        if known:
+            data += "\n" + "\n".join([KNOWN_HEADING, *(DELIMITER_LIKE.sub("<< ", line) for line in known)])
+        marker = "MEMTREE-DATA-" + sha256_hex(data)[:16]
         open_, close = f"<<{marker}>>", f"<<END-{marker}>>"
-        told = KNOWN_PROMPT.format(open=open_, close=close, lines=lines) if known else ""
+        told = KNOWN_PROMPT if known else ""
         messages = [
             {"role": "system", "content": SYSTEM_PROMPT.format(open=open_, close=close, budget=unit.budget)},
             {"role": "user", "content": USER_PROMPT.format(what=what, open=open_, close=close, data=data, known=told)},
@@ -356,8 +378,8 @@ class LiteLLMSummarizer:
             except InvalidAnswer as exc:
                 problem = str(exc)[:300]
                 continue
-            self._cache_put(key, parsed, items)
-            return draft_from_answer(parsed, items, unit, self.config.fact_min_confidence)
+            self._cache_put(key, parsed, items, shown)
+            return replace(draft_from_answer(parsed, items, unit, self.config.fact_min_confidence), shown=shown)
         raise UnitFailed(f"{unit.label}: invalid answers from {self.model} ({problem})")
 
     def _call(self, messages: list[dict[str, str]], unit: Unit, deadline: float) -> str:
@@ -524,6 +546,7 @@ class LiteLLMSummarizer:
             tuple(sections["highlights"]),
             topics,
             draft.facts,
+            draft.shown,
         )
 
     def _size(self, sections: Mapping[str, Sequence[Bullet]]) -> int:
@@ -551,9 +574,10 @@ class LiteLLMSummarizer:
         except (ValueError, RecursionError, InvalidAnswer):
             return None  # damaged: recompute (and overwrite)
 
-    def _cache_put(self, key: str, answer: dict[str, Any], items: Sequence[Item]) -> None:
+    def _cache_put(self, key: str, answer: dict[str, Any], items: Sequence[Item], shown: Sequence[str] = ()) -> None:
         if self._vault is not None:
-            # the chunks behind the answer, so that `memtree forget` can purge every answer that saw one
-            chunks = sorted({c for item in items for c in item.chunks})
+            # the chunks behind the answer, known facts' included, so that `memtree forget` can purge every answer
+            # that saw one
+            chunks = sorted({c for item in items for c in item.chunks} | set(shown))
             record = {"model": self.model, "prompt": PROMPT_VERSION, "chunks": chunks, "answer": answer}
             self._vault.write(f"{DERIVED}/cache/{key}.json", json.dumps(record, ensure_ascii=False).encode("utf-8"))

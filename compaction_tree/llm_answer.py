@@ -54,14 +54,12 @@ Summarize this {what}.
 {close}
 {known}Answer with the JSON object only."""
 
-# facts the vault already holds about what the data names: the model keys a restatement or a change of one
-# with the subject it already has, which is what lets consolidation supersede the old value
+# facts the vault already holds about what the data names, shown after its lines inside the one data block (they
+# are memory too); the model keys a restatement or a change of one with the subject it already has, which is what
+# lets consolidation supersede the old value
+KNOWN_HEADING = "Facts already known about what this data names (subject: current statement), not to cite:"
 KNOWN_PROMPT = """\
-Facts already known about what this data names, one per line as "subject: current statement" (DATA too):
-{open}
-{lines}
-{close}
-When the data restates or changes one of these, give that fact the same "subject".
+When the data restates or changes one of the facts already known, give that fact the same "subject".
 """
 
 DELIMITER_LIKE = re.compile(r"<<(?=\s*(?:END-)?MEMTREE)", re.IGNORECASE)  # defused inside the data block

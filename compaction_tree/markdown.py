@@ -93,6 +93,8 @@ def front_matter(summary: Summary) -> dict[str, Any]:
             }
             for f in summary.draft.facts
         ]
+    if summary.draft.shown:  # absent otherwise: older files read the same
+        data["shown"] = list(summary.draft.shown)
     return data
 
 
@@ -212,6 +214,9 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
             )
             for f in _list_of_dicts(data, "facts", where)
         )
+        shown = data.get("shown") or []
+        if not isinstance(shown, list) or not all(isinstance(s, str) for s in shown):
+            raise VaultFormatError(f"{where}: 'shown' must be a list of chunk ids")
         identity = data.get("summarizer") or {}
         if not isinstance(identity, dict):
             raise VaultFormatError(f"{where}: 'summarizer' must be a mapping")
@@ -221,7 +226,9 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
     except (KeyError, TypeError, ValueError) as exc:
         raise VaultFormatError(f"{where}: malformed front matter ({type(exc).__name__}: {exc})") from None
     sections = parse_body(body)
-    draft = Draft(topics=topics, facts=facts, **{name: tuple(sections.get(name, ())) for name, _ in SECTIONS})
+    draft = Draft(
+        topics=topics, facts=facts, shown=tuple(shown), **{name: tuple(sections.get(name, ())) for name, _ in SECTIONS}
+    )
     return Summary(
         level=level,
         period=period,
@@ -269,6 +276,7 @@ def summary_from_data(data: dict[str, Any]) -> Summary:
             )
             for f in data.get("facts", ())
         ),
+        shown=tuple(data.get("shown", ())),
         **sections,
     )
     identity = data["summarizer"]

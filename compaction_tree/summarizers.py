@@ -6,7 +6,7 @@ monthly), with a token budget. A backend returns a `Draft`; compaction writes it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -14,7 +14,7 @@ from .config import ENV_MODEL
 from .errors import ConfigError
 from .model import Chunk
 from .periods import Period
-from .summary import Draft, SourceRef, SummarizerIdentity, Summary
+from .summary import Draft, FactCandidate, SourceRef, SummarizerIdentity, Summary
 from .vault import Vault
 
 
@@ -76,6 +76,12 @@ class Summarizer(Protocol):
 
     @property
     def concurrency(self) -> int: ...
+
+    # True: a run's days go a week at a time, in order, each week told by `know` the facts the summaries of the days
+    # before it hold (as they stand on disk: a resumed run is told what an uninterrupted one is)
+    reads_known_facts: bool
+
+    def know(self, facts: Sequence[FactCandidate]) -> None: ...
 
 
 def summarizer_for(vault: Vault, model: str | None = None, env: Mapping[str, str] | None = None) -> Summarizer:

@@ -72,6 +72,8 @@ class Draft:
     highlights: tuple[Bullet, ...] = ()
     topics: tuple[TopicStat, ...] = ()
     facts: tuple[FactCandidate, ...] = ()
+    # the chunks behind the known facts the model was shown with the data (forget regenerates what saw one)
+    shown: tuple[str, ...] = ()
 
     def section(self, name: str) -> tuple[Bullet, ...]:
         value: tuple[Bullet, ...] = getattr(self, name)
