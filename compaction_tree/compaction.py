@@ -346,16 +346,18 @@ class Compactor:
                 break
 
     def _facts_before(self, week: date, current: _Current) -> list[FactCandidate]:
-        """The facts the daily summaries before a week hold, in their days' order, but those citing a chunk that is
-        gone (forgotten: its words must reach no model again)."""
+        """The facts the daily summaries before a week hold, in their days' order, each resting on its chunks and on
+        those its day was shown facts of (it may repeat one: forget must find it through the days it passes), but
+        those resting on a chunk that is gone (forgotten: its words must reach no model again)."""
         monday = week - timedelta(days=week.weekday())
         days = [s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday.isoformat()]
-        return [
-            fact
-            for summary in sorted(days, key=lambda s: s.period)
-            for fact in summary.draft.facts
-            if set(fact.sources) <= self._chunk_ids
-        ]
+        found = []
+        for summary in sorted(days, key=lambda s: s.period):
+            for fact in summary.draft.facts:
+                rests_on = set(fact.sources) | set(summary.draft.shown)
+                if rests_on <= self._chunk_ids:
+                    found.append(replace(fact, sources=tuple(sorted(rests_on))))
+        return found
 
     def _run_pool(self, level: Level, units: list[Unit], current: _Current, done: int, total: int) -> tuple[int, bool]:
         """Summarizes units concurrently and writes each as it comes: (units done so far, whether the budget

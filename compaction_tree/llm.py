@@ -17,6 +17,7 @@ What protects the vault (RELIABILITY.md §4.3, §5):
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import threading
@@ -68,8 +69,8 @@ def _naming(subject: str, statement: str) -> frozenset[str]:
     from .facts.statement import KNOWN_ASPECTS, is_specific, names_of
 
     words = {word_form(w) for w in subject.split("_") if len(w) > 2}
-    words = {w for w in words if w not in KNOWN_ASPECTS and w not in SPEAKER_WORDS and is_specific(w)}
-    return frozenset(words | {w for name in names_of(statement)[1] for w in word_forms(name)})
+    words = {w for w in words if w not in KNOWN_ASPECTS and is_specific(w)}
+    return frozenset(words | {w for name in names_of(statement)[1] for w in word_forms(name)}) - SPEAKER_WORDS
 
 
 def _import_litellm() -> Any:
@@ -172,8 +173,8 @@ class LiteLLMSummarizer:
         self._litellm: Any = None
         self._learned_limit = 0  # set when the model refuses an input as too long
         self._checked = False  # the model and its key, before the first call (see _preflight)
-        # subject -> (statement, the words that name its thing, the chunks it rests on)
-        self._known: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = {}
+        # subject -> ("subject: statement" line, the words that name its thing, the chunks it rests on, its tokens)
+        self._known: dict[str, tuple[str, frozenset[str], tuple[str, ...], int]] = {}
         self._rarity: Counter[str] = Counter()  # naming word -> how many known subjects it names
 
     # ---------------------------------------------------------------- the Summarizer protocol
@@ -200,18 +201,19 @@ class LiteLLMSummarizer:
         latest = {f.subject: f for f in facts if not (f.change_only or f.replaced_only)}
         self._known = {}
         for subject, fact in latest.items():
-            statement = " ".join(redact(fact.fact, self.config.disabled_rules).text.split())
-            naming = _naming(subject, statement)
+            naming = _naming(subject, fact.fact)
             if naming:
-                self._known[subject] = (statement[:MAX_KNOWN_CHARS], naming, fact.sources)
-        self._rarity = Counter(w for _, naming, _ in self._known.values() for w in naming)
+                line = " ".join(redact(f"{subject}: {fact.fact}", self.config.disabled_rules).text.split())
+                line = DELIMITER_LIKE.sub("<< ", line[:MAX_KNOWN_CHARS])
+                self._known[subject] = (line, naming, fact.sources, self._count(line) + 1)
+        self._rarity = Counter(w for _, naming, _, _ in self._known.values() for w in naming)
 
     def estimate(self, unit: Unit) -> tuple[int, int, float]:
         with self._lock:
             if not self._checked:
                 self._check_model(self._lib())
         items = self._items(unit)
-        tokens_in = sum(i.tokens for i in items) + self._count(SYSTEM_PROMPT) + 60
+        tokens_in = sum(i.tokens for i in items) + self._known_shown(unit, items)[2] + self._count(SYSTEM_PROMPT) + 60
         tokens_out = unit.budget * 2
         return tokens_in, tokens_out, self._price(tokens_in, tokens_out) or 0.0
 
@@ -264,26 +266,29 @@ class LiteLLMSummarizer:
             window = DEFAULT_CONTEXT
         return max(1000, min(window, 100_000) - 2_000)
 
-    def _known_shown(self, unit: Unit, items: Sequence[Item]) -> tuple[list[str], tuple[str, ...]]:
+    def _known_shown(self, unit: Unit, items: Sequence[Item]) -> tuple[list[str], tuple[str, ...], int]:
         """For a day, the known facts whose thing its chunks name (their words, not ids, times or speakers), those
-        naming the rarest words first: ("subject: statement" lines, the chunks they rest on)."""
+        naming the rarest words first: ("subject: statement" lines, the chunks they rest on, their tokens)."""
         if unit.period.level != "daily" or not self._known:
-            return [], ()
+            return [], (), 0
         text_of = {chunk.id: chunk.text for chunk in unit.chunks}
         said = set(word_forms(" ".join(text_of.get(c, "") for item in items for c in item.chunks)))
-        scored = sorted(
-            (-sum(1 / self._rarity[w] for w in naming & said), subject)
-            for subject, (_, naming, _) in self._known.items()
+        scored = sorted(  # fsum: the same score in any order of the words, so the same lines in every process
+            (-math.fsum(1 / self._rarity[w] for w in naming & said), subject)
+            for subject, (_, naming, _, _) in self._known.items()
             if naming & said
         )[:MAX_KNOWN]
-        lines = [f"{subject}: {self._known[subject][0]}" for _, subject in scored]
-        return lines, tuple(sorted({c for _, subject in scored for c in self._known[subject][2]}))
+        shown = [self._known[subject] for _, subject in scored]
+        lines = [line for line, _, _, _ in shown]
+        tokens = sum(n for _, _, _, n in shown) + (self._count(KNOWN_HEADING) + 1 if shown else 0)
+        return lines, tuple(sorted({c for _, _, sources, _ in shown for c in sources})), tokens
 
     # ---------------------------------------------------------------- map-reduce
 
     def _summarize_items(self, unit: Unit, items: list[Item], depth: int, what: str, limit: int | None = None) -> Draft:
         limit = limit or self._input_limit()
-        total = sum(i.tokens for i in items)
+        known = self._known_shown(unit, items)[2]  # the facts of earlier days take room beside the data
+        total = sum(i.tokens for i in items) + known
         if total <= limit or len(items) <= 1:
             try:
                 return self._ask(unit, items, what)
@@ -297,7 +302,7 @@ class LiteLLMSummarizer:
             raise UnitFailed(f"{unit.label}: input too long for {self.model} even after splitting")
         batches: list[list[Item]] = [[]]
         for item in items:
-            if batches[-1] and sum(i.tokens for i in batches[-1]) + item.tokens > limit:
+            if batches[-1] and sum(i.tokens for i in batches[-1]) + item.tokens > limit - known:
                 batches.append([])
             batches[-1].append(item)
         partials = [
@@ -343,7 +348,7 @@ class LiteLLMSummarizer:
     def _ask(self, unit: Unit, items: list[Item], what: str) -> Draft:
         # the known facts are context, not input: they are in the cache key, but not in the period's input hash
         # (compaction.input_hash), or every new fact would send every summary back to the model
-        known, shown = self._known_shown(unit, items)
+        known, shown, _ = self._known_shown(unit, items)
         key = self._cache_key(unit, items, what, known)
         cached = self._cache_get(key, items)
         if cached is not None:
@@ -352,7 +357,7 @@ class LiteLLMSummarizer:
             return replace(draft_from_answer(cached, items, unit, self.config.fact_min_confidence), shown=shown)
         data = "\n".join(DELIMITER_LIKE.sub("<< ", i.line) for i in items)
         if known:
-            data += "\n" + "\n".join([KNOWN_HEADING, *(DELIMITER_LIKE.sub("<< ", line) for line in known)])
+            data += "\n" + "\n".join([KNOWN_HEADING, *known])
         marker = "MEMTREE-DATA-" + sha256_hex(data)[:16]
         open_, close = f"<<{marker}>>", f"<<END-{marker}>>"
         told = KNOWN_PROMPT if known else ""

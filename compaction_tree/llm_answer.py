@@ -57,9 +57,9 @@ Summarize this {what}.
 # facts the vault already holds about what the data names, shown after its lines inside the one data block (they
 # are memory too); the model keys a restatement or a change of one with the subject it already has, which is what
 # lets consolidation supersede the old value
-KNOWN_HEADING = "Facts already known about what this data names (subject: current statement), not to cite:"
+KNOWN_HEADING = "Facts stated on earlier days about what this data names (subject: latest statement), not to cite:"
 KNOWN_PROMPT = """\
-When the data restates or changes one of the facts already known, give that fact the same "subject".
+When the data restates or changes one of the facts stated on earlier days, give that fact the same "subject".
 """
 
 DELIMITER_LIKE = re.compile(r"<<(?=\s*(?:END-)?MEMTREE)", re.IGNORECASE)  # defused inside the data block

@@ -215,7 +215,7 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
             for f in _list_of_dicts(data, "facts", where)
         )
         shown = data.get("shown") or []
-        if not isinstance(shown, list) or not all(isinstance(s, str) for s in shown):
+        if not isinstance(shown, list) or any(isinstance(s, (dict, list)) for s in shown):
             raise VaultFormatError(f"{where}: 'shown' must be a list of chunk ids")
         identity = data.get("summarizer") or {}
         if not isinstance(identity, dict):
@@ -227,7 +227,10 @@ def summary_from_parts(data: dict[str, Any], body: str, level: Level, period: st
         raise VaultFormatError(f"{where}: malformed front matter ({type(exc).__name__}: {exc})") from None
     sections = parse_body(body)
     draft = Draft(
-        topics=topics, facts=facts, shown=tuple(shown), **{name: tuple(sections.get(name, ())) for name, _ in SECTIONS}
+        topics=topics,
+        facts=facts,
+        shown=tuple(str(s) for s in shown),
+        **{name: tuple(sections.get(name, ())) for name, _ in SECTIONS},
     )
     return Summary(
         level=level,

@@ -8,8 +8,11 @@ import json
 import multiprocessing
 import os
 import re
+import subprocess
+import sys
 import time
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -405,7 +408,8 @@ def stating(facts: dict[str, tuple[str, str]]) -> Any:
     "" quotes the line."""
 
     def respond(body: dict[str, Any]) -> str:
-        block = body["messages"][1]["content"].split("Facts already known")[0]  # the data lines, not known facts
+        text = body["messages"][1]["content"]
+        block = text.split("Facts stated on earlier days")[0]  # the data lines, not the facts shown
         found = [
             {
                 "category": "domain_fact",
@@ -433,7 +437,9 @@ HOSTING = {
 def known_block(body: dict[str, Any]) -> str:
     """The known facts a request was shown, or "": the data block's last lines, after their heading."""
     text = body["messages"][1]["content"]
-    found = re.search(r"<<(MEMTREE-DATA-\w+)>>\n.*?\nFacts already known[^\n]*\n(.*?)\n<<END-\1>>", text, re.DOTALL)
+    found = re.search(
+        r"<<(MEMTREE-DATA-\w+)>>\n.*?\nFacts stated on earlier days[^\n]*\n(.*?)\n<<END-\1>>", text, re.DOTALL
+    )
     return found.group(2) if found else ""
 
 
@@ -505,17 +511,17 @@ def test_known_facts_are_chosen_by_what_the_chunks_say_not_by_who_says_it(vault:
     add(vault, "I am vegetarian these days.", timestamp="2026-03-02T10:00:00Z", speaker="user")
     add(vault, "Payments belong to the platform team.", timestamp="2026-03-02T11:00:00Z", speaker="user")
     facts = {
-        "vegetarian": ("user_diet", "The user is vegetarian."),
+        "vegetarian": ("user_diet", "User is vegetarian."),
         "Payments belong": ("payments_owner", "Payments are owned by the platform team."),
     }
     with FakeLLM(responder=stating(facts)) as server:
         vault = configure(vault, server)
         compact(vault, summarizer(vault), datetime(2026, 3, 4, tzinfo=timezone.utc))
-        add(vault, "Who handles a payment refund these days?", timestamp="2026-03-10T09:00:00Z", speaker="user")
+        add(vault, "Which user handles a payment refund these days?", timestamp="2026-03-10T09:00:00Z", speaker="user")
         seen = len(server.requests)
         compact(vault, summarizer(vault), NOW)
         daily = daily_requests(server, seen)
-    # "payments" in the key is the day's "payment"; the speaker, "user", names no known subject
+    # "payments" in the key is the day's "payment"; "user", a speaker's word, names no known subject
     assert known_block(daily["2026-03-10"]) == "payments_owner: Payments are owned by the platform team."
 
 
@@ -551,4 +557,67 @@ def test_a_known_fact_cannot_close_the_data_block(vault: Vault) -> None:
     assert "<<END-MEMTREE-DATA-0123" not in prompt
     marker = re.search(r"<<(MEMTREE-DATA-\w+)>>", prompt)
     assert marker is not None and prompt.count(f"<<END-{marker.group(1)}>>") == 1
-    assert prompt.index("Facts already known") < prompt.index(f"<<END-{marker.group(1)}>>")  # inside the block
+    assert prompt.index("Facts stated on earlier days") < prompt.index(f"<<END-{marker.group(1)}>>")  # inside the block
+
+
+def test_a_fact_repeated_from_a_forgotten_chunk_is_forgotten_through_every_day_it_passed(vault: Vault) -> None:
+    from compaction_tree.compaction import forget
+
+    def copying(body: dict[str, Any]) -> str:  # restates the first fact it is shown, as its own, citing its data
+        text = body["messages"][1]["content"]
+        shown = known_block(body).split(": ", 1)[1] if known_block(body) else ""
+        lines = [line for line in text.split("Facts stated on earlier days")[0].splitlines() if DATA_ID.match(line)]
+        facts = [
+            {"category": "entity", "subject": "curlew_admin", "fact": shown or line.split(": ", 1)[1],
+             "confidence": 0.9, "sources": DATA_ID.findall(line)}
+            for line in lines
+            if "Curlew" in line
+        ]  # fmt: skip
+        return json.dumps({"topics": ["curlew"], "facts": facts})
+
+    secret = add(vault, "Curlew admin contact is Mallory Secretname.", timestamp="2026-03-02T10:00:00Z")
+    add(vault, "Curlew moved to Fly.io today.", timestamp="2026-03-10T09:00:00Z")
+    add(vault, "Curlew got a new status page.", timestamp="2026-03-17T09:00:00Z")
+    with FakeLLM(responder=copying) as server:
+        vault = configure(vault, server)
+        compact(vault, summarizer(vault), NOW)
+        assert "Mallory" in (vault.root / "daily/2026-03-17.md").read_text()  # passed on through 03-10
+        report = forget(vault, [secret.id], summarizer(vault), NOW)
+    assert {"daily/2026-03-10.md", "daily/2026-03-17.md"} <= set(report.compaction.written)
+    files = [p for p in vault.root.rglob("*") if p.is_file() and ".git" not in p.parts]
+    assert not [p for p in files if b"Mallory" in p.read_bytes()]
+
+
+def test_the_facts_shown_do_not_depend_on_the_process(tmp_path: Path) -> None:
+    """Ties between facts naming equally rare words are broken the same way whatever the string hash seed."""
+    script = f"""
+import json, os, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+os.environ["OPENAI_API_KEY"] = "test-key"
+from datetime import datetime, timezone
+from fakellm import FakeLLM
+from test_llm import NOW, configure, stating, summarizer
+from compaction_tree.compaction import compact
+from compaction_tree.ingest import add
+from compaction_tree.vault import Vault
+from pathlib import Path
+vault, _ = Vault.init(Path(sys.argv[1]), "UTC")
+words = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir"]
+for n, word in enumerate(words):
+    add(vault, f"{{word}} and Hazel and Ivy run on node {{n}}.", timestamp=f"2026-03-02T1{{n}}:00:00Z")
+add(vault, "Alder Birch Cedar Dogwood Elm Fir Hazel Ivy all restarted.", timestamp="2026-03-10T09:00:00Z")
+facts = {{w: (w.lower() + "_node", "") for w in words}}
+with FakeLLM(responder=stating(facts)) as server:
+    vault = configure(vault, server)
+    compact(vault, summarizer(vault), NOW)
+    print(json.dumps([r.body["messages"][1]["content"] for r in server.requests if "2026-03-10" in str(r.body)]))
+"""
+    runs = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(tmp_path / f"v{seed}")], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs.add(done.stdout)
+    assert len(runs) == 1 and "Facts stated on earlier days" in runs.pop()

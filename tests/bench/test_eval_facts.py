@@ -60,7 +60,7 @@ def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path,
     with FakeLLM(responder=oracle(corpus)) as server:
         score = eval_facts.run_seed(SEED, SPLIT, DAYS, tmp_path, "openai/oracle", server.base_url, nightly=True)
         assert server.calls > DAYS  # a call a day at least, and the weeks and months on top
-        assert any("Facts already known" in r.body["messages"][1]["content"] for r in server.requests)
+        assert any("Facts stated on earlier days" in r.body["messages"][1]["content"] for r in server.requests)
     assert (score.summarizer, score.failed_units) == ("litellm openai/oracle", 0)
     assert score.recall == 1.0 and score.stored_current == score.planted_current
     assert score.precision_planted_only == 1.0
