@@ -30,6 +30,8 @@ Matching rules (strict, stated here so the figures can be checked):
 
 The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
 the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
+`--embeddings` consolidates by the cosine similarity of a real sentence-embedding model run offline
+(tests/bench/minilm.py, all-MiniLM-L6-v2) instead of lexical similarity: what `litellm.embedding` gives a vault.
 `--nightly` compacts once a simulated night, as cron does, rather than once over everything: the LLM path then
 shows each day's call the facts every night before stored, where one run shows it those of the weeks before.
 
@@ -251,6 +253,7 @@ def run_seed(
     model: str | None = None,
     api_base: str | None = None,
     nightly: bool = False,
+    embeddings: bool = False,
 ) -> Score:
     corpus = corpus_module.generate(seed, days=days, split=split)
     result = Score(
@@ -277,7 +280,12 @@ def run_seed(
 
     with Index(vault) as index:
         started = time.perf_counter()
-        rebuilt = facts_module.rebuild(vault, index)
+        similarity = None
+        if embeddings:  # a real embedding model (tests/bench/minilm.py) instead of lexical similarity
+            import minilm
+
+            similarity = minilm.similarity()
+        rebuilt = facts_module.rebuild(vault, index, similarity)
         result.seconds_rebuild = round(time.perf_counter() - started, 3)
     result.candidates = rebuilt.candidates
     result.merged, result.corroborated = rebuilt.merged, rebuilt.corroborated
@@ -298,6 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="compact through the LiteLLM summarizer with this model (default: extractive)")
     parser.add_argument("--api-base", help="with --model: an OpenAI-compatible server, e.g. http://127.0.0.1:11434")
     parser.add_argument("--nightly", action="store_true", help="compact once a simulated night instead of once")
+    parser.add_argument(
+        "--embeddings", action="store_true", help="consolidate by all-MiniLM-L6-v2 similarity (tests/bench/minilm.py)"
+    )
     args = parser.parse_args(argv)
     if args.api_base and not args.model:
         parser.error("--api-base needs --model")
@@ -306,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for seed in args.seeds:
-            result = run_seed(seed, args.split, args.days, workdir, args.model, args.api_base, args.nightly)
+            result = run_seed(
+                seed, args.split, args.days, workdir, args.model, args.api_base, args.nightly, args.embeddings
+            )
             results.append(result)
             if not args.json:
                 print(

@@ -125,7 +125,7 @@ def _handled(facts: Sequence[Fact], n: int, old_value: str, new_value: str) -> b
     )
 
 
-def score_changes(CHANGES: tuple[Change, ...], verbose: bool) -> dict[str, float]:
+def score_changes(CHANGES: tuple[Change, ...], verbose: bool, embeddings: bool = False) -> dict[str, float]:
     candidates: dict[int, list[FactCandidate]] = {}
     for n, (speaker, old, new, _, _) in enumerate(CHANGES):
         for sentence, day, tag in ((old, f"2026-01-{n % 28 + 1:02d}", "o"), (new, f"2026-03-{n % 28 + 1:02d}", "n")):
@@ -146,12 +146,17 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool) -> dict[str, float
                     )
                 )
     extracted = sum(not c.replaced_only for found in candidates.values() for c in found)
-    facts = consolidate([c for found in candidates.values() for c in found]).facts
+    similarity = None
+    if embeddings:  # a real embedding model (tests/bench/minilm.py) instead of lexical similarity
+        import minilm
+
+        similarity = minilm.similarity()
+    facts = consolidate([c for found in candidates.values() for c in found], similarity=similarity).facts
     handled = alone = 0
     for n, (_, old, new, old_value, new_value) in enumerate(CHANGES):
         ok = _handled(facts, n, old_value, new_value)
         handled += ok
-        alone += _handled(consolidate(candidates.get(n, [])).facts, n, old_value, new_value)
+        alone += _handled(consolidate(candidates.get(n, []), similarity=similarity).facts, n, old_value, new_value)
         if verbose and not ok:
             holders = [
                 f.subject for f in facts if {f"o{n}", f"n{n}"} & {s for v in (f.current, *f.history) for s in v.sources}
@@ -169,10 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="the cue extractor on a hand-written phrasing set")
     parser.add_argument("--set", choices=sorted(SETS), default="blind", help="which phrasing set")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss and false alarm")
+    parser.add_argument(
+        "--embeddings", action="store_true", help="link changes by all-MiniLM-L6-v2 similarity (tests/bench/minilm.py)"
+    )
     args = parser.parse_args(argv)
     chosen = SETS[args.set]
     statements = score_statements(chosen.STATEMENTS, args.verbose)
-    changes = score_changes(chosen.CHANGES, args.verbose)
+    changes = score_changes(chosen.CHANGES, args.verbose, args.embeddings)
     print(
         f"statements: {statements['facts']} facts found {statements['found']:.3f} "
         f"(category agreement {statements['category_agreement']:.2f}), {statements['non_facts']} non-facts "
