@@ -17,7 +17,6 @@ depend on which unit finishes first, nor on whether the run was interrupted befo
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
 from collections import defaultdict
@@ -346,18 +345,16 @@ class Compactor:
                 break
 
     def _facts_before(self, week: date, current: _Current) -> list[FactCandidate]:
-        """The facts the daily summaries before a week hold, in their days' order, each resting on its chunks and on
-        those its day was shown facts of (it may repeat one: forget must find it through the days it passes), but
-        those resting on a chunk that is gone (forgotten: its words must reach no model again)."""
+        """The facts the daily summaries before a week hold, in their days' order, but those citing a chunk that is
+        gone (forgotten: its words must reach no model again)."""
         monday = week - timedelta(days=week.weekday())
         days = [s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday.isoformat()]
-        found = []
-        for summary in sorted(days, key=lambda s: s.period):
-            for fact in summary.draft.facts:
-                rests_on = set(fact.sources) | set(summary.draft.shown)
-                if rests_on <= self._chunk_ids:
-                    found.append(replace(fact, sources=tuple(sorted(rests_on))))
-        return found
+        return [
+            fact
+            for summary in sorted(days, key=lambda s: s.period)
+            for fact in summary.draft.facts
+            if set(fact.sources) <= self._chunk_ids
+        ]
 
     def _run_pool(self, level: Level, units: list[Unit], current: _Current, done: int, total: int) -> tuple[int, bool]:
         """Summarizes units concurrently and writes each as it comes: (units done so far, whether the budget
@@ -502,7 +499,7 @@ def forget(
         # what cites a chunk, directly or through a child: the summaries of its day, week and month (a summary of
         # the day written before the chunk arrived does not, and is left unchanged); and those of the days shown a
         # fact resting on it (the LLM's known facts), which may repeat it
-        shown = _days_shown(vault, pending | set(wanted))
+        shown, carrying = _days_shown(vault, pending | set(wanted))
         for day in [date.fromisoformat(file.day) for file in files] + shown:
             week = week_period(day)
             paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
@@ -517,7 +514,7 @@ def forget(
                 saw = set(json.loads(entry.read_text(encoding="utf-8")).get("chunks", []))
             except (OSError, ValueError, AttributeError, TypeError, RecursionError):
                 saw = None  # unreadable: it cannot be checked, so it goes
-            if saw is None or saw & set(wanted):
+            if saw is None or saw & (set(wanted) | carrying):  # an answer shown a fact resting on one too
                 vault.delete(vault.relative(entry))
                 report.cache_purged += 1
         # fact vectors are keyed by a hash of their text, but a vector can still give its text away: they go,
@@ -538,23 +535,28 @@ def forget(
     return report
 
 
-def _days_shown(vault: Vault, chunk_ids: set[str]) -> list[date]:
-    """The days whose summary was written after the model was shown a known fact resting on one of the chunks
-    (front matter `shown`). A summary that cannot be read is left to the plan, which rebuilds or reports it."""
-    from .markdown import read_front_matter
+def _days_shown(vault: Vault, chunk_ids: set[str]) -> tuple[list[date], set[str]]:
+    """The days whose summary was written after the model was shown a fact resting on one of the chunks (front
+    matter `shown`), and, since such a day may have repeated it as a fact of its own, the days shown one of its
+    facts, and so on; with the chunks whose facts may so carry the words (the given ones, and those of the days
+    found). A summary that cannot be read is left to the plan, which rebuilds or reports it."""
+    from .markdown import parse_summary
 
-    days = []
+    days: dict[date, tuple[set[str], set[str]]] = {}  # day -> (chunks shown, chunks its facts rest on)
     for path in sorted((vault.root / "daily").glob("*.md")):
         try:
             raw = vault.read_bytes(f"daily/{path.name}") or b""
-            data, _ = read_front_matter(raw.decode("utf-8"), path.name)
-        except (OSError, UnicodeDecodeError, MemtreeError):
+            summary = parse_summary(raw.decode("utf-8"), "daily", path.stem, path.name)
+            day = date.fromisoformat(path.stem)
+        except (OSError, UnicodeDecodeError, ValueError, MemtreeError):
             continue
-        shown = data.get("shown")
-        if isinstance(shown, list) and chunk_ids & {str(c) for c in shown}:
-            with contextlib.suppress(ValueError):
-                days.append(date.fromisoformat(path.stem))
-    return days
+        if summary.draft.shown:
+            days[day] = (set(summary.draft.shown), {c for f in summary.draft.facts for c in f.sources})
+    tainted, found = set(chunk_ids), set()
+    while grown := [d for d, (shown, _) in days.items() if d not in found and shown & tainted]:
+        found.update(grown)
+        tainted.update(c for d in grown for c in days[d][1])
+    return sorted(found), tainted
 
 
 PENDING_FORGET = ".memtree/forget-pending.json"
