@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -496,35 +496,37 @@ def forget(
             raise InvalidInputError(
                 f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
             )
-        # what cites a chunk, directly or through a child: the summaries of its day, week and month (a summary of
-        # the day written before the chunk arrived does not, and is left unchanged); and those of the days shown a
-        # fact resting on it (the LLM's known facts), which may repeat it
-        shown, carrying = _days_shown(vault, pending | set(wanted))
-        for day in [date.fromisoformat(file.day) for file in files] + shown:
-            week = week_period(day)
-            paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
-            if scope is not None:
-                scope |= {path for path in paths if (vault.root / path).is_file()}
-        # the intent first: if this run is interrupted once a chunk file is gone, `forget ID` again finishes it
-        intent = {"ids": sorted(pending | set(wanted)), "summaries": None if scope is None else sorted(scope)}
-        vault.write(PENDING_FORGET, json.dumps(intent).encode("utf-8"))
-        cache = vault.derived / "cache"
-        for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
-            try:
-                saw = set(json.loads(entry.read_text(encoding="utf-8")).get("chunks", []))
-            except (OSError, ValueError, AttributeError, TypeError, RecursionError):
-                saw = None  # unreadable: it cannot be checked, so it goes
-            if saw is None or saw & (set(wanted) | carrying):  # an answer shown a fact resting on one too
-                vault.delete(vault.relative(entry))
-                report.cache_purged += 1
-        # fact vectors are keyed by a hash of their text, but a vector can still give its text away: they go,
-        # and the recompaction below embeds again the facts that remain (when an embedding model is set)
-        if vault.delete(EMBEDDINGS_FILE):
-            report.cache_purged += 1
-        for file in files:
-            vault.delete(vault.relative(file.path))
-            report.forgotten.append(vault.relative(file.path))
         with Index(vault) as index:
+            index.sync()  # the summaries as the files have them, to find the days shown a chunk's facts
+            # what cites a chunk, directly or through a child: the summaries of its day, week and month (a summary
+            # of the day written before the chunk arrived does not, and is left unchanged); and those of the days
+            # shown a fact resting on it (the LLM's known facts), which may repeat it
+            daily = [summary for _, summary in index.summaries("daily")]
+            shown, carrying = _days_shown(daily, pending | set(wanted))
+            for day in [date.fromisoformat(file.day) for file in files] + shown:
+                week = week_period(day)
+                paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
+                if scope is not None:
+                    scope |= {path for path in paths if (vault.root / path).is_file()}
+            # the intent first: if this run is interrupted once a chunk file is gone, `forget ID` again finishes it
+            intent = {"ids": sorted(pending | set(wanted)), "summaries": None if scope is None else sorted(scope)}
+            vault.write(PENDING_FORGET, json.dumps(intent).encode("utf-8"))
+            cache = vault.derived / "cache"
+            for entry in sorted(cache.glob("*.json")) if cache.is_dir() else []:
+                try:
+                    saw = set(json.loads(entry.read_text(encoding="utf-8")).get("chunks", []))
+                except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+                    saw = None  # unreadable: it cannot be checked, so it goes
+                if saw is None or saw & (set(wanted) | carrying):  # an answer shown a fact resting on one too
+                    vault.delete(vault.relative(entry))
+                    report.cache_purged += 1
+            # fact vectors are keyed by a hash of their text, but a vector can still give its text away: they go,
+            # and the recompaction below embeds again the facts that remain (when an embedding model is set)
+            if vault.delete(EMBEDDINGS_FILE):
+                report.cache_purged += 1
+            for file in files:
+                vault.delete(vault.relative(file.path))
+                report.forgotten.append(vault.relative(file.path))
             only = None if scope is None else frozenset(scope)
             redo = frozenset(day_period(day).path for day in shown)
             report.compaction = Compactor(vault, summarizer, now, only=only, redo=redo).run(index)
@@ -535,23 +537,15 @@ def forget(
     return report
 
 
-def _days_shown(vault: Vault, chunk_ids: set[str]) -> tuple[list[date], set[str]]:
-    """The days whose summary was written after the model was shown a fact resting on one of the chunks (front
-    matter `shown`), and, since such a day may have repeated it as a fact of its own, the days shown one of its
-    facts, and so on; with the chunks whose facts may so carry the words (the given ones, and those of the days
-    found). A summary that cannot be read is left to the plan, which rebuilds or reports it."""
-    from .markdown import parse_summary
-
-    days: dict[date, tuple[set[str], set[str]]] = {}  # day -> (chunks shown, chunks its facts rest on)
-    for path in sorted((vault.root / "daily").glob("*.md")):
-        try:
-            raw = vault.read_bytes(f"daily/{path.name}") or b""
-            summary = parse_summary(raw.decode("utf-8"), "daily", path.stem, path.name)
-            day = date.fromisoformat(path.stem)
-        except (OSError, UnicodeDecodeError, ValueError, MemtreeError):
-            continue
-        if summary.draft.shown:
-            days[day] = (set(summary.draft.shown), {c for f in summary.draft.facts for c in f.sources})
+def _days_shown(daily: Sequence[Summary], chunk_ids: set[str]) -> tuple[list[date], set[str]]:
+    """The days whose summary was written after the model was shown a fact resting on one of the chunks (`shown`),
+    and, since such a day may have repeated it as a fact of its own, the days shown one of its facts, and so on; with
+    the chunks whose facts may so carry the words (the given ones, and those of the days found)."""
+    days = {
+        date.fromisoformat(s.period): (set(s.draft.shown), {c for f in s.draft.facts for c in f.sources})
+        for s in daily
+        if s.draft.shown
+    }
     tainted, found = set(chunk_ids), set()
     while grown := [d for d, (shown, _) in days.items() if d not in found and shown & tainted]:
         found.update(grown)

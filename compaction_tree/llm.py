@@ -26,7 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from .config import Config
 from .errors import LLMError
@@ -64,6 +65,18 @@ MAX_KNOWN_CHARS = 200
 SPEAKER_WORDS = frozenset({"user", "assistant", "agent"})  # in many keys ("user_diet"), naming nobody in particular
 
 
+class Shown(NamedTuple):
+    """The known facts one call is shown: their lines, the chunks they rest on, their tokens."""
+
+    lines: list[str]
+    chunks: tuple[str, ...]
+    tokens: int
+
+
+NOTHING_SHOWN = Shown([], (), 0)
+
+
+@lru_cache(maxsize=65536)  # asked again of every earlier fact each week of a run
 def _naming(subject: str, statement: str) -> frozenset[str]:
     """The words that name what a known fact is about: its key's specific words, and the names in its statement."""
     from .facts.statement import KNOWN_ASPECTS, is_specific, names_of
@@ -213,7 +226,9 @@ class LiteLLMSummarizer:
             if not self._checked:
                 self._check_model(self._lib())
         items = self._items(unit)
-        tokens_in = sum(i.tokens for i in items) + self._known_shown(unit, items)[2] + self._count(SYSTEM_PROMPT) + 60
+        tokens_in = (
+            sum(i.tokens for i in items) + self._known_shown(unit, items).tokens + self._count(SYSTEM_PROMPT) + 60
+        )
         tokens_out = unit.budget * 2
         return tokens_in, tokens_out, self._price(tokens_in, tokens_out) or 0.0
 
@@ -266,11 +281,11 @@ class LiteLLMSummarizer:
             window = DEFAULT_CONTEXT
         return max(1000, min(window, 100_000) - 2_000)
 
-    def _known_shown(self, unit: Unit, items: Sequence[Item]) -> tuple[list[str], tuple[str, ...], int]:
+    def _known_shown(self, unit: Unit, items: Sequence[Item]) -> Shown:
         """For a day, the known facts whose thing its chunks name (their words, not ids, times or speakers), those
         naming the rarest words first: ("subject: statement" lines, the chunks they rest on, their tokens)."""
         if unit.period.level != "daily" or not self._known:
-            return [], (), 0
+            return NOTHING_SHOWN
         text_of = {chunk.id: chunk.text for chunk in unit.chunks}
         said = set(word_forms(" ".join(text_of.get(c, "") for item in items for c in item.chunks)))
         scored = sorted(  # fsum: the same score in any order of the words, so the same lines in every process
@@ -281,17 +296,17 @@ class LiteLLMSummarizer:
         shown = [self._known[subject] for _, subject in scored]
         lines = [line for line, _, _, _ in shown]
         tokens = sum(n for _, _, _, n in shown) + (self._count(KNOWN_HEADING) + 1 if shown else 0)
-        return lines, tuple(sorted({c for _, _, sources, _ in shown for c in sources})), tokens
+        return Shown(lines, tuple(sorted({c for _, _, sources, _ in shown for c in sources})), tokens)
 
     # ---------------------------------------------------------------- map-reduce
 
     def _summarize_items(self, unit: Unit, items: list[Item], depth: int, what: str, limit: int | None = None) -> Draft:
         limit = limit or self._input_limit()
-        known = self._known_shown(unit, items)[2]  # the facts of earlier days take room beside the data
-        total = sum(i.tokens for i in items) + known
+        known = self._known_shown(unit, items)
+        total = sum(i.tokens for i in items) + known.tokens  # the facts of earlier days take room beside the data
         if total <= limit or len(items) <= 1:
             try:
-                return self._ask(unit, items, what)
+                return self._ask(unit, items, what, known)
             except ContextTooLong:
                 if depth >= MAX_SPLIT_DEPTH or len(items) <= 1:
                     raise UnitFailed(f"{unit.label}: input too long for {self.model} even after splitting") from None
@@ -302,7 +317,7 @@ class LiteLLMSummarizer:
             raise UnitFailed(f"{unit.label}: input too long for {self.model} even after splitting")
         batches: list[list[Item]] = [[]]
         for item in items:
-            if batches[-1] and sum(i.tokens for i in batches[-1]) + item.tokens > limit - known:
+            if batches[-1] and sum(i.tokens for i in batches[-1]) + item.tokens > limit - known.tokens:
                 batches.append([])
             batches[-1].append(item)
         partials = [
@@ -345,16 +360,16 @@ class LiteLLMSummarizer:
             record["known"] = sha256_hex("\n".join([KNOWN_HEADING, KNOWN_PROMPT, *known]))
         return sha256_hex(canonical_json(record))
 
-    def _ask(self, unit: Unit, items: list[Item], what: str) -> Draft:
+    def _ask(self, unit: Unit, items: list[Item], what: str, shown: Shown) -> Draft:
         # the known facts are context, not input: they are in the cache key, but not in the period's input hash
         # (compaction.input_hash), or every new fact would send every summary back to the model
-        known, shown, _ = self._known_shown(unit, items)
+        known = shown.lines
         key = self._cache_key(unit, items, what, known)
         cached = self._cache_get(key, items)
         if cached is not None:
             with self._lock:
                 self.usage.cache_hits += 1
-            return replace(draft_from_answer(cached, items, unit, self.config.fact_min_confidence), shown=shown)
+            return replace(draft_from_answer(cached, items, unit, self.config.fact_min_confidence), shown=shown.chunks)
         data = "\n".join(DELIMITER_LIKE.sub("<< ", i.line) for i in items)
         if known:
             data += "\n" + "\n".join([KNOWN_HEADING, *known])
@@ -383,8 +398,8 @@ class LiteLLMSummarizer:
             except InvalidAnswer as exc:
                 problem = str(exc)[:300]
                 continue
-            self._cache_put(key, parsed, items, shown)
-            return replace(draft_from_answer(parsed, items, unit, self.config.fact_min_confidence), shown=shown)
+            self._cache_put(key, parsed, items, shown.chunks)
+            return replace(draft_from_answer(parsed, items, unit, self.config.fact_min_confidence), shown=shown.chunks)
         raise UnitFailed(f"{unit.label}: invalid answers from {self.model} ({problem})")
 
     def _call(self, messages: list[dict[str, str]], unit: Unit, deadline: float) -> str:

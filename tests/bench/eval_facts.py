@@ -68,14 +68,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_module
+import minilm
 import question_facts
 
 from compaction_tree import facts as facts_module
 from compaction_tree.compaction import compact
-from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.facts.consolidate import Fact, Version
 from compaction_tree.ingest import import_file
-from compaction_tree.summarizers import Summarizer
+from compaction_tree.summarizers import summarizer_for
 from compaction_tree.vault import Vault
 
 
@@ -235,16 +235,6 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
             result.unhandled.append(f"{p.subject}: {p.value} -> {p.superseded_by}")
 
 
-def summarizer_for(vault: Vault, model: str | None, api_base: str | None) -> Summarizer:
-    """The extractive summarizer, or with a model the LiteLLM one (api_base: an OpenAI-compatible server)."""
-    if model is None:
-        return ExtractiveSummarizer(vault.config)
-    from compaction_tree.llm import LiteLLMSummarizer
-
-    settings = replace(vault.config.summarizer, backend="litellm", model=model, api_base=api_base)
-    return LiteLLMSummarizer(replace(vault.config, summarizer=settings), model, vault=vault)
-
-
 def run_seed(
     seed: int,
     split: str,
@@ -264,6 +254,8 @@ def run_seed(
         for chunk in corpus.chunks:
             out.write(json.dumps(chunk, ensure_ascii=False) + "\n")
     vault, _ = Vault.init(workdir / f"vault-{split}-{seed}", corpus.meta["tz"])
+    if api_base:  # as if memtree.yaml named the server
+        vault = Vault(vault.root, replace(vault.config, summarizer=replace(vault.config.summarizer, api_base=api_base)))
     report = import_file(vault, source)
     assert not report.failed, report.failed[:3]
     now = datetime.fromisoformat(corpus.meta["asked_at"]) + timedelta(days=1)
@@ -272,7 +264,7 @@ def run_seed(
     nights = [first + timedelta(days=n) for n in range(1, (now - first).days + 1)] if nightly else []
     started = time.perf_counter()
     for night in [*nights, now]:
-        compacted = compact(vault, summarizer_for(vault, model, api_base), now=night)
+        compacted = compact(vault, summarizer_for(vault, model, env={}), now=night)  # as `compact --model`
     result.seconds_compact = round(time.perf_counter() - started, 2)
     result.failed_units = len(compacted.failed)  # every run retries what failed before: the last one's count
     assert model or not result.failed_units, compacted.failed[:3]  # the extractive summarizer has no excuse
@@ -280,11 +272,7 @@ def run_seed(
 
     with Index(vault) as index:
         started = time.perf_counter()
-        similarity = None
-        if embeddings:  # a real embedding model (tests/bench/minilm.py) instead of lexical similarity
-            import minilm
-
-            similarity = minilm.similarity()
+        similarity = minilm.similarity() if embeddings else None  # a real embedding model, or lexical
         rebuilt = facts_module.rebuild(vault, index, similarity)
         result.seconds_rebuild = round(time.perf_counter() - started, 3)
     result.candidates = rebuilt.candidates

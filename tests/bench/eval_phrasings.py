@@ -57,6 +57,7 @@ import fact_phrasings_holdout3
 import fact_phrasings_holdout4
 import fact_phrasings_holdout5
 import fact_phrasings_holdout6
+import minilm
 
 from compaction_tree.facts import extract_sentence, extract_statements
 from compaction_tree.facts.consolidate import Fact, consolidate
@@ -146,11 +147,7 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool, embeddings: bool =
                     )
                 )
     extracted = sum(not c.replaced_only for found in candidates.values() for c in found)
-    similarity = None
-    if embeddings:  # a real embedding model (tests/bench/minilm.py) instead of lexical similarity
-        import minilm
-
-        similarity = minilm.similarity()
+    similarity = minilm.similarity() if embeddings else None  # a real embedding model, or lexical
     facts = consolidate([c for found in candidates.values() for c in found], similarity=similarity).facts
     handled = alone = 0
     for n, (_, old, new, old_value, new_value) in enumerate(CHANGES):
