@@ -62,6 +62,18 @@ def test_a_change_told_in_passing_is_change_only_and_no_fact_by_itself() -> None
 @pytest.mark.parametrize(
     "sentence",
     [
+        "the docs site got shipped over to Netlify",
+        "Mireille rolled off billing-exporter this sprint and Tobias picked it up",
+    ],
+)
+def test_a_change_told_by_a_phrasal_verb_is_change_only(sentence: str) -> None:
+    (got,) = facts.extract_statements(sentence, "user")
+    assert got.change_only
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
         "Viktor thinks we should rebuild search-indexer from scratch now",  # only thought
         "CPU on feed-builder is pegged at 100% since Wednesday",  # a metric's reading
         "Heroku staging is off now as planned (scaled to 0).",  # an event
@@ -440,6 +452,41 @@ def test_the_next_change_is_told_against_the_last() -> None:
     )
     fact = holding(outcome.facts, "c")
     assert [v.sources for v in fact.history] == [("b",), ("a",)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the old value and a word of what it is of, beside a new value of its shape, however the change is worded
+        ("before you paste snippets, our Flask is 2.3", "Flask 2.3 had a cve so we jumped straight to 3.1, live now"),
+        # two names of the known statement, one of them replaced by a name
+        ("Re Wren: builds go through Travis CI", "after months of Travis CI outages Wren moved over to Drone"),
+        (
+            "billing-exporter ownership sits with Mireille",
+            "Mireille rolled off billing-exporter this sprint and Tobias picked it up as owner",
+        ),
+        ("the design squad is run by Anneliese", "Kofi runs design now, Anneliese moved to research"),
+    ],
+)
+def test_a_change_naming_the_old_value_beside_a_new_one_of_its_kind_supersedes_it(old: str, new: str) -> None:
+    superseding(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # no change said ("new" and "finally" tell something is new, not that a value changed): another contract,
+        # not the contract's new value; a blocker of the rewrite, not its new lead
+        ("Contract with Halden Logistics is signed, finally.", "Contract with Brightwater Dental is signed, finally."),
+        ("Stellan took over the ledger-api rewrite.", "Blocker for the ledger-api rewrite: the new VPC peering."),
+    ],
+)
+def test_a_statement_naming_a_known_thing_beside_another_name_without_a_change_changes_nothing(
+    old: str, new: str
+) -> None:
+    known = candidate(old, "ledger_api_lead", "2026-01-05", "a")
+    later = told("2026-03-02", "b", new)
+    assert holding(consolidate([known, later]).facts, "a").history == ()
 
 
 # ---------------------------------------------------------------- what a later change names as replaced
@@ -895,6 +942,7 @@ def test_a_second_correction_of_the_same_sheet_supersedes_the_first() -> None:
     ("old", "new"),
     [
         ("My sister lives in Glasgow", "My sister went over to Edinburgh for the festival, she loved it"),  # a visit
+        ("My sister lives in Glasgow", "My sister went to Edinburgh for the festival, she loved it"),
         (
             "I'm the only designer at Pebble",
             "My job got easier after three months as the only designer, the devs trust me now",

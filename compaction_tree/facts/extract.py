@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-34"
+EXTRACTOR_VERSION = "cues-35"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -612,13 +612,19 @@ _NOT_TOLD = re.compile(
     re.IGNORECASE,
 )
 _METRIC = re.compile(r"\b(?:cpu|memory|ram|disk|load|traffic|usage)\b", re.IGNORECASE)
+# a trip, not a move: "my sister went over to Edinburgh for the festival"
+_TRIP = re.compile(
+    r"\b(?:went|go|goes|going|gone|flew|drove|headed)\s+(?:over\s+|down\s+|up\s+)?to\s+[^,;.]*?\bfor\s+"
+    r"(?:the|a|an|my|our|his|her|their)\b",
+    re.IGNORECASE,
+)
 
 
 def _told_change(text: str, raw: str, speaker: str) -> Extracted | None:
     """A change told in words no cue knows ("Halyard moved to port 9443"), kept as change-only: it becomes a
     fact only as the change of a subject already known (updates.py). The gates apply as to any statement; what
     is only thought or planned and a metric's reading tell no change."""
-    if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _NOT_TOLD.search(text):
+    if is_assistant(speaker) or not TOLD_CHANGE.search(text) or _NOT_TOLD.search(text) or _TRIP.search(text):
         return None
     change = change_of(text)
     # a lasting change that names what it replaces, by name or as a setting, is a story of a change, whatever else

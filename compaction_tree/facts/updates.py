@@ -11,7 +11,10 @@ nothing known for sure (two subjects fit equally well).
 A subject fits a told change when:
 - every word of the thing its key names is in the sentence ("nightly_export": "nightly" and "export"),
   one of them specific (not "use", not "api"), or the sentence says the value the subject's latest statement
-  holds ended ("since Okafor retired") or was replaced ("we moved off LaunchDarkly onto Flagsmith");
+  holds ended ("since Okafor retired") or was replaced ("we moved off LaunchDarkly onto Flagsmith"), or it names
+  that value beside a new one of its kind and something else the statement names, whatever words tell the change
+  ("ruff 4.11 had a cve so we jumped straight to 4.15" after "our ruff is 4.11": a key made of the wrong words
+  still gets its change);
 - the sentence holds a value the subject's latest statement lacks (a number, a name, a weekday...);
 - it names no side of things other than the key's ("prod_datastore" and "prod db upgraded", not
   "quern_owner" and "Quern's db moved"), and names the key's side, or a value of the kind the
@@ -52,6 +55,7 @@ from .statement import (
     ASPECT_OF,
     CADENCE,
     CALENDAR,
+    CHANGE_WORDS,
     KNOWN_ASPECTS,
     NUMBER_WORDS,
     Analysis,
@@ -71,7 +75,7 @@ TOLD_CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|any ?more|no longer|as of|starting|from (?:now|this|next|here)|"
     r"since (?=the|our|last|this|we|v?\d|(?-i:[A-Z]))|"  # "since Tuesday", not "since it didn't go through"
     r"new|finally|instead|(?:go|goes|went) (?:to|with)|gone|rewritten|rebuilt|dropped|cut to|took over|"
-    r"takes over|"
+    r"takes over|(?:go|goes|went|shipped|cut|handed) over to|rolled off|picked (?:it|them) up|where it (?:was|used to)|"
     r"jump(?:ed)? (?:straight |right )?to (?=v?\d+\.\d)|"  # to a version: an upgrade, not a reading
     r"upped|(?:up|down) to|joined|started (?:at|with)|"
     r"swapped|(?:switch|push|extend|tighten|relax|shift|bump|swap|lower|transition|port|hand|mov|migrat|chang|upgrad|"
@@ -187,15 +191,15 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     statement, which must name nothing but the known statement's words, its new values and sides of things."""
     thing = _thing(subject)
     told_info = analyse(told)
+    new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     whole = bool(thing) and thing <= told_info.words
     part = not whole and bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
-    ended = not own_key and _ended(latest, thing, told, told_info)
+    ended = (not own_key and _ended(latest, thing, told, told_info)) or _succeeds(latest, told, new)
     if not (whole or part or ended):
         return None
     replaced = _value_part(told_info.old, thing)
     if not ended and any(is_specific(w) for w in replaced) and not replaced & analyse(latest).words:
         return None  # "Tern isn't on Cloud Run anymore" is no change of a statement that never named Cloud Run
-    new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     if not new:
         return None
     latest_info = analyse(latest)
@@ -203,7 +207,7 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         if says_whose(own_key, told):
             return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
         allowed = latest_info.words | {w for v in new for w in name_parts(v)}
-        if not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
+        if not ended and not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
     same_kind = bool(_when(latest, subject, told) & _when(told, subject, latest))
@@ -225,6 +229,43 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     # saying what it replaces is the surest sign of whose change it is ("Curlew isn't on Heroku anymore" is
     # Curlew's hosting, though "correction for the infra doc" names the infra standup too)
     return (int(ended), int(same_kind), len(thing))
+
+
+def _succeeds(latest: str, told: str, new: Iterable[str]) -> bool:
+    """The told change names a value of the known statement beside a new value of its kind, and what the value is
+    of: it tells what holds that place now, however it words the change ("ruff 4.11 had a cve so we jumped straight
+    to 4.15" after "our ruff is 4.11", "Tendai manages mobile now" after "the mobile squad is managed by Priyanka").
+    The change must be said in so many words: "Contract with Evergreen Clinics is signed, finally" after "Contract
+    with Vantage Realty is signed" is another contract, "Blocker for the catalog-api rewrite: the new VPC peering"
+    after "Stellan took over the catalog-api rewrite" no new lead."""
+    if not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told)):
+        return False
+    named = _named(told)
+    values = set(new) & named
+    shared = {n for n in _named(latest) & named if is_specific(n)}
+    shared = {n for n in shared if not any(name_parts(n) < name_parts(other) for other in shared)}  # "gitlab ci"
+    words = {w for w in analyse(latest).words & analyse(told).words if is_specific(w)} - CHANGE_WORDS
+    for old in shared:
+        if not any(_same_kind(old, value) for value in values):
+            continue
+        # two names: one is the thing, the other its value; one name and a word: the name is the value unless the
+        # change says it is whose the thing is ("Wren's db is on Render now" replaces no Wren of "Wren is hosted on
+        # Fly.io")
+        if shared - {old} or (words - name_parts(old) and not _whose(old, told)):
+            return True
+    return False
+
+
+def _whose(name: str, text: str) -> bool:
+    said = re.escape(name).replace(r"\ ", r"\s+")
+    return re.search(rf"\b{said}['’]s\b{_NOT_IS}", text, re.IGNORECASE) is not None
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Two values of one kind: names, or numbers of one shape (a version, a clock time...)."""
+    if not re.search(r"\d", a + b):
+        return True
+    return bool(re.search(r"\d", a) and re.search(r"\d", b) and shapes_of(analyse(a)) & shapes_of(analyse(b)))
 
 
 # what a number is said with that counts nothing ("opens at 7 now")
