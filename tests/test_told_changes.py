@@ -466,6 +466,11 @@ def test_the_next_change_is_told_against_the_last() -> None:
             "Mireille rolled off billing-exporter this sprint and Tobias picked it up as owner",
         ),
         ("the design squad is run by Anneliese", "Kofi runs design now, Anneliese moved to research"),
+        # a statement a cue took, keyed by its own words, with no change form: its new value still replaces
+        (
+            "Every summer we stay with Ingrid in Porto, my aunt, it's where she settled.",
+            "Ingrid sold the flat in Porto, my aunt is settled in Lyon since last month",
+        ),
     ],
 )
 def test_a_change_naming_the_old_value_beside_a_new_one_of_its_kind_supersedes_it(old: str, new: str) -> None:

@@ -545,7 +545,9 @@ class Consolidator:
         specific = {t for e in core_new | core_current for t in terms_of(e)} | core_new | core_current
         if only_new and only_current and (current.subject == new.subject or (only_new | only_current) & specific):
             return "contradict", "states a different value"
-        if new.info.change and only_new & specific:
+        if (new.info.change or new.told) and only_new & specific:
+            # a told change was keyed to this subject for the new value it gives it ("Caleb sold the flat in
+            # Bologna, my brother is settled in Edinburgh" after "we stay with Caleb in Bologna")
             return "contradict", "states a change to a new value"
         return "corroborate", "restates the current value"
 
