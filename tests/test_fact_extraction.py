@@ -337,6 +337,7 @@ def test_the_sample_conversation_gives_facts_a_reader_would_trust() -> None:
     assert "Grafana Loki" in by_subject["logging"].current.fact
     token_lifetime = by_subject["token_lifetime"].current  # "10 minutes now (it was 15)" restates the change
     assert "10 minutes" in token_lifetime.fact and "s023-03" in token_lifetime.sources
+    assert len(by_subject["token_lifetime"].history) == 1  # corroborated, not a change of its own
     assert by_subject["deploy_production"].category == "constraint"
 
 

@@ -477,6 +477,14 @@ def test_a_change_naming_the_old_value_beside_a_new_one_of_its_kind_supersedes_i
     superseding(old, new)
 
 
+def test_a_cause_named_as_replaced_with_how_it_was_held_is_replaced() -> None:
+    superseding(
+        "Figured out the ledger-sync deploy problem: the cron lock is never released.",
+        "ledger-sync deploy investigation closed: root cause is that the runner's disk fills up, not that the cron "
+        "lock is never released like we thought",  # "like we thought" is no word of the replaced cause
+    )
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -528,7 +528,10 @@ class Consolidator:
 
     def relate(self, current: _Claim, new: _Claim) -> tuple[str, str]:
         """(merge | corroborate | contradict, the rule) for a statement about current's subject."""
-        if new.info.old and new.info.old <= current.info.words:  # it says it replaces what current says
+        # it says it replaces what current says (its specific words: "not that the config map is missing a key like
+        # we thought" replaces "the config map is missing a key")
+        replaced = {w for w in new.info.old if is_specific(w) or w[:1].isdigit()}
+        if replaced and replaced <= current.info.words:
             value = current.info.new or current.info.words - current.info.old
             if (new.info.new or new.info.terms - new.info.old) - value - CHANGE_WORDS:
                 return "contradict", "names the current value as replaced"
