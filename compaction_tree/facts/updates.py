@@ -85,6 +85,13 @@ TOLD_CHANGE = re.compile(
 )
 # words that tell something is new, not that a value changed: "new PB", "finally got the keys"
 _WEAK_SIGNAL = re.compile(r"\b(?:new|finally|instead)\b", re.IGNORECASE)
+
+
+def _said_as_change(text: str) -> bool:
+    """A change said in so many words ("now", "moved"), not only something new ("new PB", "finally got the keys")."""
+    return TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", text)) is not None
+
+
 # sides of a thing that a number measures, not things of their own ("port", not "standup")
 MEASURED_SIDES = frozenset({"port", "limit", "timeout", "version", "retention", "rotation", "sla"})
 VALUE_WORDS = NUMBER_WORDS | CALENDAR | CADENCE  # ordinary words that are values ("weekly", "two", "Thursday")
@@ -194,11 +201,12 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     new = {v for v in _values(told) - _values(latest) if not name_parts(v) <= thing}
     whole = bool(thing) and thing <= told_info.words
     part = not whole and bool(own_key) and _by_part_of_name(subject, latest, own_key, told)
-    ended = (not own_key and _ended(latest, thing, told, told_info)) or _succeeds(latest, told, new)
-    if not (whole or part or ended):
+    # it names the value it replaces: said to have ended, or beside a new value of its kind
+    replaces = (not own_key and _ended(latest, thing, told, told_info)) or _succeeds(latest, told, new)
+    if not (whole or part or replaces):
         return None
     replaced = _value_part(told_info.old, thing)
-    if not ended and any(is_specific(w) for w in replaced) and not replaced & analyse(latest).words:
+    if not replaces and any(is_specific(w) for w in replaced) and not replaced & analyse(latest).words:
         return None  # "Tern isn't on Cloud Run anymore" is no change of a statement that never named Cloud Run
     if not new:
         return None
@@ -207,7 +215,7 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
         if says_whose(own_key, told):
             return None  # "Remy's best friend is Finn now": keyed by whose it is, its own subject
         allowed = latest_info.words | {w for v in new for w in name_parts(v)}
-        if not ended and not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
+        if not replaces and not {stem(p) for p in key_parts(own_key) - KNOWN_ASPECTS} <= allowed:
             return None  # "we now use Redis for the Kestrel cache" is about the cache, not Kestrel's version
     key_sides, told_sides = key_parts(subject) & KNOWN_ASPECTS, _sides(told) | (key_parts(own_key) & KNOWN_ASPECTS)
     same_kind = bool(_when(latest, subject, told) & _when(told, subject, latest))
@@ -220,15 +228,15 @@ def _fit(subject: str, latest: str, told: str, own_key: str = "") -> tuple[int, 
     # assisted living place")
     said_sides = not key_sides and bool(_sides(latest, verbs=True) & _sides(told, verbs=True))
     if not (
-        ended  # it says what it replaces: no side need say what it is about
+        replaces  # it says what it replaces: no side need say what it is about
         or key_sides & told_sides
         or said_sides
-        or (same_kind and (not key_sides or TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told))))
+        or (same_kind and (not key_sides or _said_as_change(told)))
     ):
         return None
     # saying what it replaces is the surest sign of whose change it is ("Curlew isn't on Heroku anymore" is
     # Curlew's hosting, though "correction for the infra doc" names the infra standup too)
-    return (int(ended), int(same_kind), len(thing))
+    return (int(replaces), int(same_kind), len(thing))
 
 
 def _succeeds(latest: str, told: str, new: Iterable[str]) -> bool:
@@ -238,7 +246,7 @@ def _succeeds(latest: str, told: str, new: Iterable[str]) -> bool:
     The change must be said in so many words: "Contract with Evergreen Clinics is signed, finally" after "Contract
     with Vantage Realty is signed" is another contract, "Blocker for the catalog-api rewrite: the new VPC peering"
     after "Stellan took over the catalog-api rewrite" no new lead."""
-    if not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", told)):
+    if not _said_as_change(told):
         return False
     named = _named(told)
     values = set(new) & named
@@ -251,14 +259,9 @@ def _succeeds(latest: str, told: str, new: Iterable[str]) -> bool:
         # two names: one is the thing, the other its value; one name and a word: the name is the value unless the
         # change says it is whose the thing is ("Wren's db is on Render now" replaces no Wren of "Wren is hosted on
         # Fly.io")
-        if shared - {old} or (words - name_parts(old) and not _whose(old, told)):
+        if shared - {old} or (words - name_parts(old) and not says_whose(old, told)):
             return True
     return False
-
-
-def _whose(name: str, text: str) -> bool:
-    said = re.escape(name).replace(r"\ ", r"\s+")
-    return re.search(rf"\b{said}['’]s\b{_NOT_IS}", text, re.IGNORECASE) is not None
 
 
 def _same_kind(a: str, b: str) -> bool:
@@ -465,7 +468,7 @@ def _same_key(
     change's thing and more and that gives it a measure said alike (`_by_part_of_name`: "climbing club membership is
     35 a month", then "climbing club went up to 42 a month")."""
     text, told = plain_text(change.fact), analyse(change.fact)
-    if change.change_only or told.old or not TOLD_CHANGE.search(_WEAK_SIGNAL.sub("", text)):
+    if change.change_only or told.old or not _said_as_change(text):
         return None
     thing = _thing(change.subject)
     if not thing:
