@@ -852,3 +852,30 @@ def test_a_label_naming_what_fails_before_no_cause_is_none() -> None:
 )
 def test_look_alikes_of_causes_and_changes_are_no_facts(sentence: str) -> None:
     assert not [g for g in facts.extract_statements(sentence, "user") if not (g.change_only or g.replaced_only)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Puffin changelog gets written by hand, call me old-school but that's my pick.",
+        "Family consensus at last: the reunion venue is Lisbon, everyone agreed.",
+        "The flat's thermostat stays at 19 degrees overnight, non-negotiable.",
+        "Shook on it with finance: the marketing spend per quarter stays under 8,000 euros.",
+    ],
+)
+def test_a_statement_said_to_be_settled_is_a_fact_though_no_cue_knows_its_words(sentence: str) -> None:
+    got = stated(sentence)
+    assert got and not got[0].change_only, sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "my pick for lunch today is the taco truck",  # a pick for one day
+        "we all agreed the movie was terrible",  # a verdict
+        "everyone agreed to meet at 5 tomorrow",  # an arrangement
+        "case closed, the printer was unplugged",  # a story's end
+    ],
+)
+def test_settling_words_about_a_moment_or_a_verdict_make_no_fact(sentence: str) -> None:
+    assert stated(sentence) == []

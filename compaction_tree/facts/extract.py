@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-35"
+EXTRACTOR_VERSION = "cues-36"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -586,12 +586,21 @@ def _disqualified(text: str, raw: str, category: str) -> bool:
     return bool(_NARRATIVE.search(CAUSE.split(told)[0]) or _FILE.search(text) or _WORK_ITEM.match(text))
 
 
+# what says a choice was made and holds, in whatever words it is told ("that's my pick", "we shook on it")
+_SETTLED = re.compile(
+    r"\b(?:(?:we|everyone|they|all)\s+(?:all\s+)?agreed|settled on|shook on it|debate is over|(?:my|our) pick|"
+    r"full stop|that'?s final|non-negotiable|end of discussion|case closed)\b",
+    re.IGNORECASE,
+)
+
+
 def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     """A statement the learned model leans to but is not sure enough of ("logs go to papertrail": no name, no
     number), or a standing state with a name or a number in it that it does not lean to ("the cron for invoice
     emails fires at 02:00 UTC"): kept as replaced-only, a fact only once a later change names its value as
-    replaced ("we moved logging off papertrail"). What disqualifies any statement (a question, a moment, what
-    is only planned...) disqualifies it too."""
+    replaced ("we moved logging off papertrail"). Unless it says the choice is settled ("Tern branches land on
+    main via rebase merges, that's my pick"): then no cue knew its wording, but the speaker vouches it holds. What
+    disqualifies any statement (a question, a moment, what is only planned...) disqualifies it too."""
     if is_assistant(speaker) or _of_the_moment(text, raw):
         return None
     seen = learned.opinion(text, False)
@@ -603,7 +612,10 @@ def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     key = _model_key(" ".join(_LASTING.sub(" ", text).split()), topic) or subject_key(text, generic=True)
     if not key:
         return None
-    return Extracted(seen.category, key, _fact_text(speaker, text), LEARNED_CONFIDENCE, "maybe", replaced_only=True)
+    fact = _fact_text(speaker, text)
+    if _SETTLED.search(text):
+        return Extracted(seen.category, key, fact, LEARNED_CONFIDENCE, "settled")
+    return Extracted(seen.category, key, fact, LEARNED_CONFIDENCE, "maybe", replaced_only=True)
 
 
 # what is only thought, wanted or planned ("Viktor thinks we should rebuild it"): no new value of anything
