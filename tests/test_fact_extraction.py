@@ -861,6 +861,8 @@ def test_look_alikes_of_causes_and_changes_are_no_facts(sentence: str) -> None:
         "Family consensus at last: the reunion venue is Lisbon, everyone agreed.",
         "The flat's thermostat stays at 19 degrees overnight, non-negotiable.",
         "Shook on it with finance: the marketing spend per quarter stays under 8,000 euros.",
+        "After a week of benchmarks the upshot is that Heron's queue runs on NATS, the CTO signed off.",
+        "For the mobile apps we're standardizing on Sentry for crash reports.",
     ],
 )
 def test_a_statement_said_to_be_settled_is_a_fact_though_no_cue_knows_its_words(sentence: str) -> None:
@@ -875,6 +877,8 @@ def test_a_statement_said_to_be_settled_is_a_fact_though_no_cue_knows_its_words(
         "we all agreed the movie was terrible",  # a verdict
         "everyone agreed to meet at 5 tomorrow",  # an arrangement
         "case closed, the printer was unplugged",  # a story's end
+        "the release is waiting until legal has signed off",  # not settled yet
+        "Marta signed off early today, she was feeling ill",  # a day's end
     ],
 )
 def test_settling_words_about_a_moment_or_a_verdict_make_no_fact(sentence: str) -> None:

@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-36"
+EXTRACTOR_VERSION = "cues-37"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -589,7 +589,8 @@ def _disqualified(text: str, raw: str, category: str) -> bool:
 # what says a choice was made and holds, in whatever words it is told ("that's my pick", "we shook on it")
 _SETTLED = re.compile(
     r"\b(?:(?:we|everyone|they|all)\s+(?:all\s+)?agreed|settled on|shook on it|debate is over|(?:my|our) pick|"
-    r"full stop|that'?s final|non-negotiable|end of discussion|case closed)\b",
+    r"full stop|that'?s final|non-negotiable|end of discussion|case closed|no exceptions|(?<!until )signed off|"
+    r"standardi[sz](?:ed|ing) on)\b",
     re.IGNORECASE,
 )
 
