@@ -883,3 +883,24 @@ def test_a_statement_said_to_be_settled_is_a_fact_though_no_cue_knows_its_words(
 )
 def test_settling_words_about_a_moment_or_a_verdict_make_no_fact(sentence: str) -> None:
     assert stated(sentence) == []
+
+
+def test_a_standing_cause_told_in_a_story_is_a_failure_pattern() -> None:
+    got = stated(
+        "Spent the morning on the Gannet nightly job, and the culprit is that it reads the wrong timezone from the "
+        "container."
+    )
+    assert [g.category for g in got] == ["failure_pattern"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the culprit was a typo in the config",  # it was: fixed, not standing
+        "the problem is that I have no time this week",  # a week's trouble
+        "the reason is that my train was late",
+        "we cancelled the trip, it's because Ana got sick",
+    ],
+)
+def test_a_cause_of_one_occasion_is_no_failure_pattern(sentence: str) -> None:
+    assert stated(sentence) == []

@@ -73,7 +73,7 @@ from .updates import CHANGE_ONLY_CONFIDENCE, TOLD_CHANGE, VALUE_WORDS
 if TYPE_CHECKING:
     from ..summarizers import Unit
 
-EXTRACTOR_VERSION = "cues-37"
+EXTRACTOR_VERSION = "cues-38"
 MAX_FACT_WORDS = 45  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 LEARNED_FLOOR = 0.8  # the learned model's probability a statement must reach (chosen on the blind set and LoCoMo chat)
@@ -593,6 +593,12 @@ _SETTLED = re.compile(
     r"standardi[sz](?:ed|ing) on)\b",
     re.IGNORECASE,
 )
+# what says a failure has a standing cause, in the present tense ("the culprit is that it uses the real clock")
+_CAUSE_TOLD = re.compile(
+    r"\b(?:the (?:culprit|root cause|cause|reason|problem) is(?: that)?|(?:it|that)'?s because|(?:it )?comes down to|"
+    r"(?:is|are) caused by|fails? because)\b",
+    re.IGNORECASE,
+)
 
 
 def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
@@ -600,8 +606,9 @@ def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     number), or a standing state with a name or a number in it that it does not lean to ("the cron for invoice
     emails fires at 02:00 UTC"): kept as replaced-only, a fact only once a later change names its value as
     replaced ("we moved logging off papertrail"). Unless it says the choice is settled ("Tern branches land on
-    main via rebase merges, that's my pick"): then no cue knew its wording, but the speaker vouches it holds. What
-    disqualifies any statement (a question, a moment, what is only planned...) disqualifies it too."""
+    main via rebase merges, that's my pick") or a failure's standing cause ("..., and the culprit is that it uses the
+    real clock"): then no cue knew its wording, but the speaker vouches it holds. What disqualifies any statement (a
+    question, a moment, what is only planned...) disqualifies it too."""
     if is_assistant(speaker) or _of_the_moment(text, raw):
         return None
     seen = learned.opinion(text, False)
@@ -616,6 +623,8 @@ def _maybe(text: str, raw: str, speaker: str, topic: str) -> Extracted | None:
     fact = _fact_text(speaker, text)
     if _SETTLED.search(text):
         return Extracted(seen.category, key, fact, LEARNED_CONFIDENCE, "settled")
+    if _CAUSE_TOLD.search(text):
+        return Extracted("failure_pattern", key, fact, LEARNED_CONFIDENCE, "cause-told")
     return Extracted(seen.category, key, fact, LEARNED_CONFIDENCE, "maybe", replaced_only=True)
 
 
