@@ -301,7 +301,7 @@ class RebuildReport:
         return dict(self.__dict__)
 
 
-def _candidates(index: Index, config: Config) -> list[FactCandidate]:
+def daily_candidates(index: Index, config: Config) -> list[FactCandidate]:
     """Every daily summary's candidates, cleaned: confidence floor, a valid date and subject key."""
     found = []
     for _path, summary in index.summaries("daily"):
@@ -335,7 +335,7 @@ def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
 
 def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) -> RebuildReport:
     """Recomputes facts/ from every daily summary's candidates; writes only the files that changed."""
-    candidates = _candidates(index, vault.config)
+    candidates = daily_candidates(index, vault.config)
     reversals = active_reversals(read_overrides(vault))
     label, warning = "custom" if similarity else "lexical", None
     if similarity is None:

@@ -27,6 +27,11 @@ Matching rules (strict, stated here so the figures can be checked):
   latest value as current and has the old value in its history (cites one of the old value's
   chunks and contains it). "Stale" counts changes whose old value is still some fact's current.
 - Merges: the rebuild's own counts (near-duplicates merged, restatements corroborated).
+- Where the misses are: each planted current value no stored fact matches is put in the first of MISS_KINDS
+  that holds for the candidates the daily summaries kept from its chunks (those citing one of them and holding the
+  value): "never extracted" (none), "unsure only" (replaced-only: no later change named its value), "change
+  unanchored" (change-only, or unsure: it changed nothing known), "lost in consolidation" (a statement was
+  extracted, but no current fact holds it: superseded by another value, or merged away).
 
 The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
 the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
@@ -74,9 +79,13 @@ import question_facts
 from compaction_tree import facts as facts_module
 from compaction_tree.compaction import compact
 from compaction_tree.facts.consolidate import Fact, Version
+from compaction_tree.facts.store import daily_candidates
 from compaction_tree.ingest import import_file
 from compaction_tree.summarizers import summarizer_for
+from compaction_tree.summary import FactCandidate
 from compaction_tree.vault import Vault
+
+MISS_KINDS = ("never extracted", "unsure only", "change unanchored", "lost in consolidation")
 
 
 def _norm(text: str) -> str:
@@ -119,6 +128,7 @@ class Score:
     wrong: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
     unhandled: list[str] = field(default_factory=list)
+    misses: dict[str, int] = field(default_factory=dict)  # MISS_KINDS -> planted current values missed so
 
     @property
     def precision(self) -> float:
@@ -182,7 +192,19 @@ def _kind(label: tuple[str, ...] | str | None) -> str:
     return "noise" if label is None else label if isinstance(label, str) else "standing"
 
 
-def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> None:
+def miss_kind(planted: corpus_module.PlantedFact, candidates: list[FactCandidate]) -> str:
+    """Why a planted current value no stored fact matches was missed (MISS_KINDS, in the docstring's order)."""
+    kept = [c for c in candidates if set(c.sources) & set(planted.stated_in) and _norm(planted.value) in _norm(c.fact)]
+    if not kept:
+        return "never extracted"
+    if any(not (c.replaced_only or c.change_only) for c in kept):
+        return "lost in consolidation"
+    return "unsure only" if all(c.replaced_only for c in kept) else "change unanchored"
+
+
+def score(
+    stored: list[Fact], corpus: corpus_module.Corpus, result: Score, candidates: list[FactCandidate] | None = None
+) -> None:
     planted = corpus.facts
     current_planted = [p for p in planted if p.superseded_on is None]
     result.planted_current = len(current_planted)
@@ -222,7 +244,9 @@ def score(stored: list[Fact], corpus: corpus_module.Corpus, result: Score) -> No
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
         if n not in claimed:
-            result.missed.append(f"{p.category} | {p.subject} = {p.value} {list(p.stated_in)}")
+            kind = miss_kind(p, candidates or [])
+            result.misses[kind] = result.misses.get(kind, 0) + 1
+            result.missed.append(f"{kind:21} {p.category} | {p.subject} = {p.value} {list(p.stated_in)}")
     for p in planted:
         if p.superseded_on is None:
             continue
@@ -275,12 +299,17 @@ def run_seed(
         similarity = minilm.similarity() if embeddings else None  # a real embedding model, or lexical
         rebuilt = facts_module.rebuild(vault, index, similarity)
         result.seconds_rebuild = round(time.perf_counter() - started, 3)
+        candidates = daily_candidates(index, vault.config)
     result.candidates = rebuilt.candidates
     result.merged, result.corroborated = rebuilt.merged, rebuilt.corroborated
     result.superseded, result.kept = rebuilt.superseded, rebuilt.kept
     result.unreachable = len(rebuilt.unreachable)
-    score(facts_module.load_facts(vault), corpus, result)
+    score(facts_module.load_facts(vault), corpus, result, candidates)
     return result
+
+
+def _misses(counts: dict[str, int]) -> str:
+    return ", ".join(f"{kind} {counts.get(kind, 0)}" for kind in MISS_KINDS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"| merged {result.merged}, corroborated {result.corroborated}, superseded {result.superseded}, "
                     f"kept {result.kept} | duplicates {result.duplicates} | category agreement "
                     f"{result.category_agreement:.2f} | unreachable {result.unreachable} "
-                    f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s"
+                    f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s "
+                    f"| misses: {_misses(result.misses)}"
                     + (f" | {result.failed_units} periods failed" if result.failed_units else ""),
                     file=sys.stderr,
                 )
@@ -358,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         "superseded": sum(r.superseded for r in results),
         "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
         "failed_units": sum(r.failed_units for r in results),
+        "misses": {kind: sum(r.misses.get(kind, 0) for r in results) for kind in MISS_KINDS},
         "per_seed": [r.to_json() for r in results],
     }
     if args.json:
@@ -371,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             f"recall {summary['recall']} (question facts found {summary['question_found']}), "
             f"changes handled {summary['supersession']} of {changes} "
             f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
-            f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s"
+            f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s; "
+            f"misses: {_misses(summary['misses'])}"
         )
     return 0
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakellm import FakeLLM
+
+from compaction_tree.summary import FactCandidate
 
 from . import corpus as corpus_module
 from . import eval_facts
@@ -65,6 +68,7 @@ def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path,
     assert score.recall == 1.0 and score.stored_current == score.planted_current
     assert score.precision_planted_only == 1.0
     assert score.changes and score.changes_handled == score.changes and score.changes_stale == 0
+    assert score.misses == {}
 
 
 def test_days_the_model_fails_are_counted_not_fatal(tmp_path: Path, key: None) -> None:
@@ -72,6 +76,7 @@ def test_days_the_model_fails_are_counted_not_fatal(tmp_path: Path, key: None) -
         score = eval_facts.run_seed(SEED, SPLIT, 7, tmp_path, "openai/broken", server.base_url)
         assert server.calls > 0
     assert score.failed_units > 0 and score.stored_current == 0 and score.recall == 0.0
+    assert score.misses == {"never extracted": score.planted_current}
 
 
 def test_the_extractive_run_is_the_default(tmp_path: Path) -> None:
@@ -79,6 +84,7 @@ def test_the_extractive_run_is_the_default(tmp_path: Path) -> None:
         score = eval_facts.run_seed(SEED, SPLIT, 7, tmp_path)
         assert server.calls == 0
     assert (score.summarizer, score.failed_units) == ("extractive", 0) and score.stored_current > 0
+    assert sum(score.misses.values()) == score.planted_current - score.true_positives  # every miss has its kind
 
 
 def test_nightly_runs_store_what_one_run_stores(tmp_path: Path) -> None:
@@ -88,3 +94,23 @@ def test_nightly_runs_store_what_one_run_stores(tmp_path: Path) -> None:
     assert once.stored_current > 0 and once.to_json() | {"seconds_compact": 0, "seconds_rebuild": 0} == (
         nightly.to_json() | {"seconds_compact": 0, "seconds_rebuild": 0}
     )
+
+
+def test_a_miss_is_put_where_its_chunks_candidates_stopped() -> None:
+    planted = corpus_module.PlantedFact("decision", "Atlas hosting", "Fly.io", ("c1", "c2"), date(2026, 3, 2))
+
+    def candidate(fact: str, source: str = "c2", **flags: bool) -> FactCandidate:
+        return FactCandidate("decision", "atlas_host", fact, 0.8, "2026-03-02", (source,), **flags)
+
+    def kind(*candidates: FactCandidate) -> str:
+        return eval_facts.miss_kind(planted, list(candidates))
+
+    assert kind() == "never extracted"
+    assert kind(candidate("Atlas is on Fly.io", source="c9")) == "never extracted"  # another chunk's
+    assert kind(candidate("Atlas is on Render")) == "never extracted"  # not the value
+    assert kind(candidate("atlas is on fly.io", replaced_only=True)) == "unsure only"
+    assert kind(candidate("Atlas moved to Fly.io", change_only=True)) == "change unanchored"
+    assert kind(candidate("Atlas is on Fly.io", replaced_only=True), candidate("now Fly.io", change_only=True)) == (
+        "change unanchored"
+    )
+    assert kind(candidate("Atlas runs on Fly.io"), candidate("Fly.io", replaced_only=True)) == "lost in consolidation"
