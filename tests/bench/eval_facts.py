@@ -32,6 +32,8 @@ Matching rules (strict, stated here so the figures can be checked):
   value): "never extracted" (none), "unsure only" (replaced-only: no later change named its value), "change
   unanchored" (change-only, or unsure: it changed nothing known), "lost in consolidation" (a statement was
   extracted, but no current fact holds it: superseded by another value, or merged away).
+  An unhandled change is "new unseen" (no current fact holds the latest value), "old unseen" (no fact holds the old
+  value, as current or in its history), "both unseen", or "not linked" (both are held, but not by one fact).
 
 The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
 the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
@@ -86,6 +88,7 @@ from compaction_tree.summary import FactCandidate
 from compaction_tree.vault import Vault
 
 MISS_KINDS = ("never extracted", "unsure only", "change unanchored", "lost in consolidation")
+UNHANDLED_KINDS = ("not linked", "old unseen", "new unseen", "both unseen")  # indexed: 2 * new unseen + old unseen
 
 
 def _norm(text: str) -> str:
@@ -129,6 +132,7 @@ class Score:
     left_out: list[str] = field(default_factory=list)
     unhandled: list[str] = field(default_factory=list)
     misses: dict[str, int] = field(default_factory=dict)  # MISS_KINDS -> planted current values missed so
+    unhandled_kinds: dict[str, int] = field(default_factory=dict)  # UNHANDLED_KINDS -> planted changes so
 
     @property
     def precision(self) -> float:
@@ -202,6 +206,14 @@ def miss_kind(planted: corpus_module.PlantedFact, candidates: list[FactCandidate
     return "unsure only" if all(c.replaced_only for c in kept) else "change unanchored"
 
 
+def unhandled_kind(stored: list[Fact], old: corpus_module.PlantedFact, new: corpus_module.PlantedFact) -> str:
+    """Why a planted change is unhandled (UNHANDLED_KINDS): which of its values no stored fact holds (the new one
+    as current, the old one anywhere), or "not linked" when both are held, but not by one fact."""
+    new_seen = any(version_matches(f.current, new) for f in stored)
+    old_seen = any(version_matches(v, old) for f in stored for v in (f.current, *f.history))
+    return UNHANDLED_KINDS[2 * (not new_seen) + (not old_seen)]
+
+
 def score(
     stored: list[Fact], corpus: corpus_module.Corpus, result: Score, candidates: list[FactCandidate] | None = None
 ) -> None:
@@ -256,7 +268,9 @@ def score(
         result.changes_handled += handled
         result.changes_stale += any(version_matches(f.current, p) for f in stored)
         if not handled:
-            result.unhandled.append(f"{p.subject}: {p.value} -> {p.superseded_by}")
+            kind = unhandled_kind(stored, p, end)
+            result.unhandled_kinds[kind] = result.unhandled_kinds.get(kind, 0) + 1
+            result.unhandled.append(f"{kind:14} {p.subject}: {p.value} -> {p.superseded_by}")
 
 
 def run_seed(
@@ -308,8 +322,8 @@ def run_seed(
     return result
 
 
-def _misses(counts: dict[str, int]) -> str:
-    return ", ".join(f"{kind} {counts.get(kind, 0)}" for kind in MISS_KINDS)
+def _counts(counts: dict[str, int], kinds: tuple[str, ...]) -> str:
+    return ", ".join(f"{kind} {counts.get(kind, 0)}" for kind in kinds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -349,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"kept {result.kept} | duplicates {result.duplicates} | category agreement "
                     f"{result.category_agreement:.2f} | unreachable {result.unreachable} "
                     f"| compact {result.seconds_compact}s, rebuild {result.seconds_rebuild}s "
-                    f"| misses: {_misses(result.misses)}"
+                    f"| misses: {_counts(result.misses, MISS_KINDS)} "
+                    f"| unhandled: {_counts(result.unhandled_kinds, UNHANDLED_KINDS)}"
                     + (f" | {result.failed_units} periods failed" if result.failed_units else ""),
                     file=sys.stderr,
                 )
@@ -389,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
         "failed_units": sum(r.failed_units for r in results),
         "misses": {kind: sum(r.misses.get(kind, 0) for r in results) for kind in MISS_KINDS},
+        "unhandled": {kind: sum(r.unhandled_kinds.get(kind, 0) for r in results) for kind in UNHANDLED_KINDS},
         "per_seed": [r.to_json() for r in results],
     }
     if args.json:
@@ -403,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
             f"changes handled {summary['supersession']} of {changes} "
             f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
             f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s; "
-            f"misses: {_misses(summary['misses'])}"
+            f"misses: {_counts(summary['misses'], MISS_KINDS)}; "
+            f"unhandled changes: {_counts(summary['unhandled'], UNHANDLED_KINDS)}"
         )
     return 0
 

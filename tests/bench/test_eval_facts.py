@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fakellm import FakeLLM
 
+from compaction_tree.facts.records import Fact, Version
 from compaction_tree.summary import FactCandidate
 
 from . import corpus as corpus_module
@@ -68,7 +69,7 @@ def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path,
     assert score.recall == 1.0 and score.stored_current == score.planted_current
     assert score.precision_planted_only == 1.0
     assert score.changes and score.changes_handled == score.changes and score.changes_stale == 0
-    assert score.misses == {}
+    assert score.misses == {} and score.unhandled_kinds == {}
 
 
 def test_days_the_model_fails_are_counted_not_fatal(tmp_path: Path, key: None) -> None:
@@ -114,3 +115,25 @@ def test_a_miss_is_put_where_its_chunks_candidates_stopped() -> None:
         "change unanchored"
     )
     assert kind(candidate("Atlas runs on Fly.io"), candidate("Fly.io", replaced_only=True)) == "lost in consolidation"
+
+
+def test_an_unhandled_change_says_which_of_its_values_no_fact_holds() -> None:
+    old = corpus_module.PlantedFact("decision", "Atlas hosting", "Heroku", ("c1",), date(2026, 1, 5))
+    new = corpus_module.PlantedFact("decision", "Atlas hosting", "Fly.io", ("c2",), date(2026, 3, 2))
+
+    def version(fact: str, source: str) -> Version:
+        return Version(fact, "2026-01-05", 0.8, 1, (source,))
+
+    on_heroku, on_fly = version("Atlas is on Heroku", "c1"), version("Atlas moved to Fly.io", "c2")
+
+    def kind(*facts: Fact) -> str:
+        return eval_facts.unhandled_kind(list(facts), old, new)
+
+    assert kind() == "both unseen"
+    assert kind(Fact("atlas_host", "decision", on_heroku)) == "new unseen"
+    assert kind(Fact("atlas_host", "decision", on_fly)) == "old unseen"
+    assert kind(Fact("atlas", "decision", on_fly), Fact("atlas_host", "decision", on_heroku)) == "not linked"
+    assert kind(Fact("atlas", "decision", on_fly), Fact("x", "decision", version("y", "c9"), (on_heroku,))) == (
+        "not linked"  # the old value in another fact's history
+    )
+    assert kind(Fact("atlas_host", "decision", on_heroku, (on_fly,))) == "new unseen"  # the new value not current
