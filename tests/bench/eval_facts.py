@@ -214,9 +214,7 @@ def unhandled_kind(stored: list[Fact], old: corpus_module.PlantedFact, new: corp
     return UNHANDLED_KINDS[2 * (not new_seen) + (not old_seen)]
 
 
-def score(
-    stored: list[Fact], corpus: corpus_module.Corpus, result: Score, candidates: list[FactCandidate] | None = None
-) -> None:
+def score(stored: list[Fact], candidates: list[FactCandidate], corpus: corpus_module.Corpus, result: Score) -> None:
     planted = corpus.facts
     current_planted = [p for p in planted if p.superseded_on is None]
     result.planted_current = len(current_planted)
@@ -256,7 +254,7 @@ def score(
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
         if n not in claimed:
-            kind = miss_kind(p, candidates or [])
+            kind = miss_kind(p, candidates)
             result.misses[kind] = result.misses.get(kind, 0) + 1
             result.missed.append(f"{kind:21} {p.category} | {p.subject} = {p.value} {list(p.stated_in)}")
     for p in planted:
@@ -318,7 +316,7 @@ def run_seed(
     result.merged, result.corroborated = rebuilt.merged, rebuilt.corroborated
     result.superseded, result.kept = rebuilt.superseded, rebuilt.kept
     result.unreachable = len(rebuilt.unreachable)
-    score(facts_module.load_facts(vault), corpus, result, candidates)
+    score(facts_module.load_facts(vault), candidates, corpus, result)
     return result
 
 
