@@ -595,7 +595,7 @@ _SETTLED = re.compile(
 )
 # what says a failure has a standing cause, in the present tense ("the culprit is that it uses the real clock")
 _CAUSE_TOLD = re.compile(
-    r"\b(?:the (?:culprit|root cause|cause|reason|problem) is(?: that)?|(?:it|that)'?s because|(?:it )?comes down to|"
+    r"\b(?:the (?:culprit|root cause|cause|reason|problem) is|(?:it|that)'?s because|(?:it )?comes down to|"
     r"(?:is|are) caused by|fails? because)\b",
     re.IGNORECASE,
 )

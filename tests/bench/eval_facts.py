@@ -95,8 +95,13 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def states(sources: tuple[str, ...], fact: str, planted: corpus_module.PlantedFact) -> bool:
+    """A statement citing these chunks holds the planted value: it cites a chunk that planted it, and says it."""
+    return bool(set(sources) & set(planted.stated_in)) and _norm(planted.value) in _norm(fact)
+
+
 def version_matches(version: Version, planted: corpus_module.PlantedFact) -> bool:
-    return bool(set(version.sources) & set(planted.stated_in)) and _norm(planted.value) in _norm(version.fact)
+    return states(version.sources, version.fact, planted)
 
 
 @dataclass
@@ -198,7 +203,7 @@ def _kind(label: tuple[str, ...] | str | None) -> str:
 
 def miss_kind(planted: corpus_module.PlantedFact, candidates: list[FactCandidate]) -> str:
     """Why a planted current value no stored fact matches was missed (MISS_KINDS, in the docstring's order)."""
-    kept = [c for c in candidates if set(c.sources) & set(planted.stated_in) and _norm(planted.value) in _norm(c.fact)]
+    kept = [c for c in candidates if states(c.sources, c.fact, planted)]
     if not kept:
         return "never extracted"
     if any(not (c.replaced_only or c.change_only) for c in kept):
