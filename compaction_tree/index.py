@@ -8,11 +8,16 @@ command rebuilds it). Two ways to bring it up to date:
 
 SQLite is the one writer here besides vault.py: the file is derived, git-ignored, and SQLite
 keeps it consistent across processes (WAL, one IMMEDIATE transaction per sync).
+
+When the file cannot be used (a read-only vault, a full disk, a database another process keeps
+locked), the index is built in memory from the files instead: slower, but every reading command
+still answers, and nothing on disk is touched.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -34,6 +39,7 @@ from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
 SCHEMA_VERSION = "12"
+BUSY_SECONDS = 120.0  # how long to wait for another process's sync before building in memory instead
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """
@@ -62,6 +68,27 @@ CREATE VIRTUAL TABLE chunk_fts USING fts5(words, stems, tokenize='unicode61 remo
 CREATE VIRTUAL TABLE line_fts USING fts5(words, stems, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_fts, 'col');
 """
+
+
+# What says the index file cannot be used now (rather than that it is damaged, or a bug): the
+# folder is read-only or full, or another process kept the database locked past BUSY_SECONDS.
+_UNWRITABLE_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
+_UNUSABLE_SQLITE = frozenset(
+    getattr(sqlite3, name)
+    for name in ("SQLITE_READONLY", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_BUSY", "SQLITE_LOCKED")
+)
+
+
+def unusable_file(exc: BaseException) -> bool:
+    """Whether exc (or what caused it) says the index file cannot be written or reached right now."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in _UNWRITABLE_ERRNOS:
+            return True
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in _UNUSABLE_SQLITE:
+            return True
+        exc = exc.__cause__  # type: ignore[assignment]
+    return False
 
 
 @dataclass(frozen=True)
@@ -151,6 +178,7 @@ class Index:
         self.vault = vault
         self.path = vault.derived / "index.sqlite"
         self._db: sqlite3.Connection | None = None
+        self.in_memory = False  # True once the file proved unusable (see the module docstring)
 
     def __enter__(self) -> Index:
         return self
@@ -170,22 +198,36 @@ class Index:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
+        try:
+            return self._open_file()
+        except (OSError, sqlite3.Error) as exc:
+            if not unusable_file(exc):
+                raise
+        return self._open_memory()
+
+    def _open_file(self) -> sqlite3.Connection:
         self.vault.ensure_dir(self.vault.derived)
         self.vault.resolve(".memtree/index.sqlite")  # refuses a symlink out of the vault
         for attempt in range(2):
-            db = sqlite3.connect(self.path, timeout=120, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
             try:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")  # derived data: a lost tail is rebuilt
                 if self._version(db) != SCHEMA_VERSION:
                     self._create(db)
                 return db
-            except sqlite3.DatabaseError:
+            except sqlite3.DatabaseError as exc:
                 db.close()
-                if attempt:
+                if attempt or unusable_file(exc):
                     raise
                 self._discard()  # a damaged cache: rebuild it from the files
         raise AssertionError("unreachable")
+
+    def _open_memory(self) -> sqlite3.Connection:
+        self.in_memory = True
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._create(db)
+        return db
 
     def _version(self, db: sqlite3.Connection) -> str | None:
         with contextlib.suppress(sqlite3.OperationalError):
@@ -222,6 +264,16 @@ class Index:
 
     def sync(self, thorough: bool = False) -> SyncStats:
         """Brings the index up to date with the files (see the module docstring)."""
+        try:
+            return self._sync(thorough)
+        except (OSError, sqlite3.Error) as exc:
+            if self.in_memory or not unusable_file(exc):
+                raise
+        self.close()  # the disk filled up, or another process held the file too long
+        self._db = self._open_memory()
+        return self._sync(thorough)
+
+    def _sync(self, thorough: bool) -> SyncStats:
         stats = SyncStats()
         db = self.db
         db.execute("BEGIN IMMEDIATE")
@@ -231,7 +283,8 @@ class Index:
                 self._sync_summaries(db, level, stats)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # a full disk may refuse even the rollback's journal
+                db.execute("ROLLBACK")
             raise
         return stats
 

@@ -458,9 +458,10 @@ class Vault:
         flock, never lockf: a POSIX record lock is silently dropped when this process closes any
         other descriptor of the same file. The lock file is opened for nothing else.
         """
-        self.ensure_dir(self.derived)
-        path = self.resolve(f"{DERIVED}/{name}")
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        with _writing(f"{DERIVED}/{name}"):  # a read-only vault or a full disk: one line, not a traceback
+            self.ensure_dir(self.derived)
+            path = self.resolve(f"{DERIVED}/{name}")
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
