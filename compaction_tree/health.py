@@ -6,6 +6,7 @@ is damaged, and it changes nothing unless asked to fix what is safe to fix.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -19,7 +20,7 @@ from .errors import VaultFormatError
 from .markdown import read_front_matter, summary_from_parts
 from .model import valid_id
 from .periods import parse_period
-from .summary import LEVELS
+from .summary import LEVELS, Summary
 from .vault import (
     DERIVED,
     GITIGNORE_LINES,
@@ -90,6 +91,7 @@ def doctor(vault: Vault, fix: bool = False, now: float | None = None) -> DoctorR
 
     ids: dict[str, list[str]] = defaultdict(list)
     moves: list[tuple[Path, Path]] = []
+    with_facts: list[tuple[str, Summary]] = []  # daily summaries holding fact candidates
     for folder, dirs, files in os.walk(vault.root):
         here = Path(folder)
         rel_dir = vault.relative(here) if here != vault.root else ""
@@ -130,7 +132,10 @@ def doctor(vault: Vault, fix: bool = False, now: float | None = None) -> DoctorR
             if top == RAW:
                 _check_chunk(vault, path, rel, problems, ids, moves, report)
             elif top in LEVELS and name.endswith(".md"):
-                _check_summary(path, rel, top, problems, report)
+                summary = _check_summary(path, rel, top, problems, report)
+                if summary is not None and summary.level == "daily" and summary.draft.facts:
+                    with_facts.append((rel, summary))
+    _check_fact_sources(vault, with_facts, ids, problems)
     for chunk_id, paths in sorted(ids.items()):
         if len(paths) > 1:
             for rel in paths[1:]:
@@ -181,26 +186,60 @@ def name_is_chunk(name: str) -> bool:
     return name.endswith(".json") and valid_id(name[:-5])
 
 
-def _check_summary(path: Path, rel: str, level: str, problems: list[Problem], report: DoctorReport) -> None:
+def _check_summary(path: Path, rel: str, level: str, problems: list[Problem], report: DoctorReport) -> Summary | None:
     try:
         parse_period(level, path.stem)  # type: ignore[arg-type]
     except ValueError:
         problems.append(Problem(rel, "summary", f"not a valid {level} period name"))
-        return
+        return None
     try:
         data, body = read_front_matter(path.read_bytes().decode("utf-8"), rel)
         summary = summary_from_parts(data, body, level, path.stem, rel)  # type: ignore[arg-type]
     except UnicodeDecodeError:
         problems.append(Problem(rel, "unreadable", "invalid UTF-8"))
-        return
+        return None
     except VaultFormatError as exc:
         problems.append(Problem(rel, "unreadable", exc.message.split(": ", 1)[-1]))
-        return
+        return None
     if str(data.get("period")) != summary.period or data.get("level") != level:
         problems.append(
             Problem(rel, "summary", f"front matter says {data.get('level')}/{data.get('period')}; the path wins")
         )
     report.summaries_ok += 1
+    return summary
+
+
+def _check_fact_sources(
+    vault: Vault, with_facts: list[tuple[str, Summary]], ids: dict[str, list[str]], problems: list[Problem]
+) -> None:
+    """A fact whose text is not in the chunks it cites (facts/provenance.py) was written by hand: it would be a
+    standing fact in every session's prompt, so compaction leaves it out and doctor says where it is."""
+    from .facts.provenance import supported
+
+    chunks: dict[str, tuple[str, str] | None] = {}
+
+    def said(chunk_id: str) -> tuple[str, str] | None:
+        if chunk_id not in chunks:
+            chunks[chunk_id] = None
+            with contextlib.suppress(VaultFormatError):
+                if ids.get(chunk_id):
+                    chunk = read_chunk_file(vault.root / ids[chunk_id][0])
+                    chunks[chunk_id] = (chunk.speaker, chunk.text)
+        return chunks[chunk_id]
+
+    for rel, summary in with_facts:
+        for fact in summary.draft.facts:
+            cited = [found for found in map(said, fact.sources) if found is not None]
+            if not supported(fact, summary.summarizer.backend, cited):
+                sources = ", ".join(fact.sources[:3]) or "none"
+                problems.append(
+                    Problem(
+                        rel,
+                        "unsupported",
+                        f"fact {fact.subject!r} is not in the chunks it cites ({sources}): a hand edit? It is not"
+                        " promoted; restore the file from git, or delete it and run `memtree compact` to rebuild it",
+                    )
+                )
 
 
 def _fix(vault: Vault, problems: list[Problem], moves: list[tuple[Path, Path]]) -> list[str]:

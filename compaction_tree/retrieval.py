@@ -23,7 +23,7 @@ from .errors import InvalidInputError
 from .index import ChunkRow, Index
 from .markdown import one_line
 from .root import ROOT_FILE
-from .text import WORD, content_tokens, stem, stems, word_form, word_forms
+from .text import WORD, content_tokens, printable, stem, stems, word_form, word_forms
 from .tokens import counter_for
 from .topics import aliases_of, phrase_query, phrases_for, topic_key
 from .vault import Vault
@@ -66,8 +66,9 @@ def _match_any(terms: Sequence[str], column: str) -> str:
 
 
 def _line_of(row: ChunkRow) -> str:
-    text = row.text.strip().replace("\n", "\n  ")
-    return f"[{row.id}] {row.speaker}: {text}"
+    """A chunk as recall quotes it: printable (a hand-written raw file holds what it likes), its lines indented."""
+    text = printable(row.text).strip().replace("\n", "\n  ")
+    return f"[{row.id}] {one_line(printable(row.speaker))}: {text}"
 
 
 def _day_header(day: str) -> str:
@@ -183,7 +184,7 @@ def _facts_for(vault: Vault, terms: Sequence[str], budget: int) -> list[tuple[st
         have = set(stems(f"{fact.subject.replace('_', ' ')} {fact.current.fact}"))
         share = len(wanted & have) / len(wanted)
         if share >= FACT_MATCH:
-            line = (
+            line = printable(
                 f"- {fact.subject.replace('_', ' ')}: {one_line(fact.current.fact)} (since {fact.current.valid_from})"
             )
             scored.append((-share, -len(fact.current.sources), fact.subject, line, tuple(fact.current.sources)))
@@ -324,5 +325,5 @@ def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -
 
 
 def _clip(text: str, words: int = 40) -> str:
-    parts = text.split()
+    parts = printable(text).split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")

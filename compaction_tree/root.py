@@ -20,7 +20,7 @@ from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
 from .summary import Summary
-from .text import prose_share, sentences, word_forms
+from .text import inert, prose_share, sentences, word_forms
 from .tokens import counter_for, tokenizer_name
 from .topics import aliases_of, candidates, display_name, phrase_query, phrases_for, rank_topics, topic_key
 from .vault import Vault
@@ -291,7 +291,9 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
         body = list(head)
         for title, lines in sections:
             if lines:
-                body += [f"## {title}", *lines, ""]
+                # every line below a heading quotes memory (topics, gists, facts, overviews): made inert here,
+                # in one place, so none can hide text, move a terminal's cursor or end `context`'s block
+                body += [f"## {title}", *(inert(line) for line in lines), ""]
         return f"---\n{dump_yaml(meta)}---\n" + "\n".join(body).rstrip("\n") + "\n"
 
     fixed = count(doc([]))

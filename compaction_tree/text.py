@@ -410,3 +410,40 @@ def sentences(text: str) -> list[str]:
                 merged.append(piece)
         found.extend(p for p in merged if p)
     return found
+
+
+# ---------------------------------------------------------------- text shown to a reader
+
+# What moves a terminal's cursor, clears its screen, reorders a line or hides text from a human reader while a
+# model still reads it. Escape sequences go whole (ESC [ 2 J, not only its ESC); tab stays; the zero-width
+# joiners (U+200C, U+200D) stay, as emoji and Indic and Persian script need them.
+_ESCAPE_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_LINE_BREAK = re.compile("\r\n?|[\x0b\x0c\x85\u2028\u2029]")
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # C0 and C1 controls (tab, newline and the breaks above aside)
+    "\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"  # bidi controls, zero-width marks
+    "\U000e0000-\U000e007f]"  # tag characters: invisible ASCII that a model reads
+)
+# A "<" (or a look-alike that NFKC folds to it) that would open a tag, a closing tag, an HTML comment or a
+# declaration; spaces or joiners before the slash still make a closing tag to a model's eye
+_LESS_THAN = "<\uff1c\ufe64"
+_MARKUP = re.compile(f"[{_LESS_THAN}](?=[\\s\u200c\u200d]*[/\uff0f]|[!?\uff01\uff1f]|[^\\W\\d_])")
+_CLOSING_TAG = re.compile(f"[{_LESS_THAN}](?=[\\s\u200c\u200d]*[/\uff0f])")
+
+
+def printable(text: str) -> str:
+    """Text safe to print or to show a model: no control character, escape sequence, bidi control or invisible
+    mark, and every line break (CR, U+2028, U+2029...) a plain newline."""
+    return _HIDDEN.sub("", _LINE_BREAK.sub("\n", _ESCAPE_SEQUENCE.sub("", text)))
+
+
+def inert(text: str) -> str:
+    """Content as one line of ROOT.md or of the session block: printable, on one line, and no markup. A "<"
+    that would open a tag or an HTML comment is written "&lt;": markdown shows it as "<" instead of hiding
+    what follows, and no tag in memory's content can pass for the block's own (see usage.py)."""
+    return _MARKUP.sub("&lt;", printable(text).replace("\n", " "))
+
+
+def without_closing_tags(text: str) -> str:
+    """text with every closing tag defused ("</x>" -> "&lt;/x>"), keeping "<question>"-like placeholders."""
+    return _CLOSING_TAG.sub("&lt;", text)

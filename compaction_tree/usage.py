@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from .text import printable, without_closing_tags
+
 INSTRUCTIONS = """\
 ## How to use this memory
 - This index lists the main topics your memory holds, with dates. Check it before answering
@@ -22,4 +24,10 @@ INSTRUCTIONS = """\
 def session_block(root_text: str, vault: Path) -> str:
     """The block for a system prompt or a session-start hook."""
     where = f"(memtree vault: {shlex.quote(str(vault))}; pass --vault if you run memtree elsewhere)\n"
-    return f"<memory>\n{root_text.rstrip()}\n\n{INSTRUCTIONS}{where}</memory>\n"
+    # Content must not end the block early. Every content line of ROOT.md is already inert (text.inert, where
+    # root.py renders them: no tag, comment or control character), and this defuses any closing tag that gets
+    # here anyway, so the block's one "</memory>" is its last line. Not a delimiter derived from the content's
+    # hash, as llm.py's data block has: the agent and its hooks know <memory>, and a "</memory>" left in the
+    # content would still read as the end of the block to a model, which compares no hashes.
+    inside = without_closing_tags(printable(f"{root_text.rstrip()}\n\n{INSTRUCTIONS}{where}"))
+    return f"<memory>\n{inside}</memory>\n"

@@ -46,6 +46,7 @@ from .extract import (
     SUBJECT,
     subject_key,
 )
+from .provenance import supported
 from .statement import plain_text
 
 if TYPE_CHECKING:
@@ -294,6 +295,7 @@ class RebuildReport:
     reversed: int = 0  # events undone by facts/overrides.yaml
     stale_overrides: list[str] = field(default_factory=list)  # undos whose event no longer occurs
     unreachable: list[dict[str, str]] = field(default_factory=list)  # {"query", "expected", "source"}
+    unsupported: list[dict[str, str]] = field(default_factory=list)  # candidates left out (daily_candidates)
     similarity: str = "lexical"
     warning: str | None = None
 
@@ -302,16 +304,28 @@ class RebuildReport:
 
 
 def daily_candidates(index: Index, config: Config) -> list[FactCandidate]:
-    """Every daily summary's candidates, cleaned: confidence floor, a valid date and subject key."""
-    found = []
-    for _path, summary in index.summaries("daily"):
+    """Every daily summary's candidates, cleaned: confidence floor, a valid date and subject key, and
+    resting on the chunks they cite (facts/provenance.py: a hand-edited summary's fact is never promoted)."""
+    return screened_candidates(index, config)[0]
+
+
+def screened_candidates(index: Index, config: Config) -> tuple[list[FactCandidate], list[dict[str, str]]]:
+    """(daily_candidates, {"summary", "subject"} of each candidate left out as unsupported)."""
+    daily = index.summaries("daily")
+    cited = index.chunks_by_id(sorted({s for _, summary in daily for c in summary.draft.facts for s in c.sources}))
+    found, unsupported = [], []
+    for path, summary in daily:
         for c in summary.draft.facts:
             if c.confidence < config.fact_min_confidence or not c.sources or not c.fact.strip():
+                continue
+            rows = [(row.speaker, row.text) for row in (cited.get(s) for s in c.sources) if row is not None]
+            if not supported(c, summary.summarizer.backend, rows):
+                unsupported.append({"summary": path, "subject": c.subject})
                 continue
             valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
             subject = c.subject if SUBJECT.fullmatch(c.subject) else subject_key(c.subject, generic=True) or "fact"
             found.append(replace(c, subject=subject, fact=" ".join(c.fact.split()), valid_from=valid_from))
-    return found
+    return found, unsupported
 
 
 def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
@@ -335,7 +349,7 @@ def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
 
 def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) -> RebuildReport:
     """Recomputes facts/ from every daily summary's candidates; writes only the files that changed."""
-    candidates = daily_candidates(index, vault.config)
+    candidates, unsupported = screened_candidates(index, vault.config)
     reversals = active_reversals(read_overrides(vault))
     label, warning = "custom" if similarity else "lexical", None
     if similarity is None:
@@ -367,6 +381,7 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
         reversed=sum(1 for e in outcome.events if e.reversed_by),
         stale_overrides=sorted(u for event, u in reversals.items() if event not in happened and event[:1] != "u"),
         unreachable=retrieval_check(outcome),
+        unsupported=unsupported,
         similarity=label,
         warning=warning,
     )
