@@ -23,7 +23,7 @@ from .config import Config
 from .markdown import render_bullet
 from .summarizers import Limits, Unit, Usage
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
-from .text import content_tokens, prose_share, sentences, stem, word_form
+from .text import bounded, content_tokens, prose_share, sentences, stem, word_form
 from .tokens import counter_for, tokenizer_name
 from .topics import candidates, is_generic, merge_topics, rank_topics
 
@@ -88,7 +88,7 @@ def section_of(text: str) -> str:
 
 
 def _terms(text: str) -> tuple[str, ...]:
-    return tuple(sorted({stem(word_form(t)) for t in content_tokens(text)}))
+    return tuple(sorted({stem(word_form(t)) for t in content_tokens(bounded(text))}))
 
 
 def _specificity(term: str) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 # Words, including ones with inner dots, dashes, apostrophes or underscores: fly.io, pg_dump, e-mail, don't
@@ -393,9 +394,39 @@ _ABBREVIATIONS = (
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
+# What summaries, topics and facts read of one chunk. Their hundreds of patterns are written for
+# sentences; some cost the square of a sentence's length, and one pasted blob (a base64 image, a
+# 1 MB log) would stall compaction for hours. So analysis reads bounded pieces: tokens over
+# LONG_TOKEN characters (keys, hashes, base64; no word or URL of the corpora measured came near)
+# shortened, then the first ANALYSED_CHARS of the chunk, sentences cut at SENTENCE_CHARS (the longest
+# seen was 660). Cost is then linear in the text. The whole chunk stays stored, indexed and recalled.
+ANALYSED_CHARS = 16_000
+LONG_TOKEN = 100
+SENTENCE_CHARS = 1_000
+_LONG_TOKEN = re.compile(rf"\S{{{LONG_TOKEN + 1},}}")
+
+
+def bounded(text: str) -> str:
+    """The part of a chunk that analysis reads (see ANALYSED_CHARS)."""
+    shortened = _LONG_TOKEN.sub(lambda token: token.group(0)[: LONG_TOKEN // 2] + "…", text)  # a blob eats no budget
+    return shortened[:ANALYSED_CHARS]
+
+
+def _pieces(sentence: str) -> Iterator[str]:
+    """A sentence cut at word boundaries into pieces of at most SENTENCE_CHARS."""
+    while len(sentence) > SENTENCE_CHARS:
+        cut = sentence.rfind(" ", 0, SENTENCE_CHARS + 1)
+        cut = cut if cut > 0 else SENTENCE_CHARS
+        yield sentence[:cut]
+        sentence = sentence[cut:].lstrip()
+    if sentence:
+        yield sentence
+
+
 def sentences(text: str) -> list[str]:
-    """Sentences and list items of a chunk, code blocks left out, each on one line."""
-    prose = _FENCE.sub("\n", text)
+    """Sentences and list items of a chunk's bounded part (see ANALYSED_CHARS), code blocks left
+    out, each on one line."""
+    prose = _FENCE.sub("\n", bounded(text))
     found: list[str] = []
     for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)", prose):
         block = _LIST_ITEM.sub("", block.strip())
@@ -408,7 +439,7 @@ def sentences(text: str) -> list[str]:
                 merged[-1] += " " + piece
             else:
                 merged.append(piece)
-        found.extend(p for p in merged if p)
+        found.extend(piece for sentence in merged for piece in _pieces(sentence))
     return found
 
 

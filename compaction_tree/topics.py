@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .summary import TopicStat
-from .text import STOPWORDS, WORD, content_tokens, fold, word_form
+from .text import STOPWORDS, WORD, bounded, content_tokens, fold, word_form
 
 # Obvious aliases, as word forms: the left side is read as the right side.
 BUILTIN_ALIASES: dict[str, str] = {
@@ -115,7 +115,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
 
     for topic in explicit:
         put(topic, "explicit")
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", bounded(text)):
         tokens = [m.group() for m in WORD.finditer(sentence)]
         run: list[str] = []
         run_start = 0

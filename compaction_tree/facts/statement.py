@@ -132,7 +132,8 @@ _CHANGE_FORMS = (
     r"^(?=.*\b(?:freeze|cutoff|cut-off|deadline|upgrade|upgraded|landed|bumped|pinned|version|standup|sync)\b)"
     r"(?!.*\b(?:flight|train|gate|depart|departs|arrive|arrives|appointment)\b)"
     r".*?(?<![\w.'’:-])(?P<o>" + SETTING + r")\s*(?:->|→)\s*(?P<v>" + SETTING + r")(?![\w.'’:-])",
-    r"(?:^|:\s*)(?P<o>(?:[\w.'’-]+\s*){1,4}?)\s*(?:->|→)\s*(?P<v>(?:[\w.'’-]+\s*){1,4})\.?$",
+    # at most four words a side; words split by required whitespace, so a long token has one reading
+    r"(?:^|:\s*)(?P<o>[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?\s*)\s*(?:->|→)\s*(?P<v>[\w.'’-]+(?:\s+[\w.'’-]+){0,3}\s*)\.?$",
     r"\b(?P<v>[^,;]+?),?\s+(?:up|down)\s+from\s+(?P<o>[^,;]+)",
     r"\b(?:ripped|pulled|took|yanked|tore)\s+(?P<o>(?-i:[A-Z])[^,;]*?)\s+out\b[^,;]*?(?:,\s*|\s+)and\s+"
     r"(?:replaced it with|put in|swapped in|moved to|went with)\s+(?P<v>[^,;]+)",
