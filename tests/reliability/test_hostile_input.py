@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import memtree
 
-from compaction_tree.errors import BAD_INPUT, PARTIAL
+from compaction_tree.errors import BAD_INPUT, PARTIAL, ConfigError
 from compaction_tree.model import FIRST_YEAR, LAST_YEAR
-from compaction_tree.vault import Vault
+from compaction_tree.vault import CONFIG_CACHE, Vault
 
 
 def one_line_error(stderr: str) -> str:
@@ -135,3 +136,60 @@ def test_summaries_and_day_folders_outside_the_calendar_are_reported_not_fatal(v
         "daily/0001-01-01.md": "summary",
         "raw/2026/13/45/nosuchday.json": "misplaced",
     }
+
+
+# ---------------------------------------------------------------- memtree.yaml
+
+
+def with_config(vault: Vault, text: str | bytes) -> Any:
+    path = vault.root / "memtree.yaml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return memtree("--vault", str(vault.root), "status")
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "tokenizer: nonsense",
+        "tokenizer: gpt-4o",  # a model, not an encoding
+        "budgets:\n  weekly: 1000000000000",
+        "budgets:\n  root: 100001",
+        "budgets:\n  recall: 1000001",
+        "settle_hours: .nan",
+        "settle_hours: 1.0e+30",
+        "summarizer:\n  timeout: .inf",
+    ],
+)
+def test_absurd_settings_are_refused_with_the_config_code(vault: Vault, setting: str) -> None:
+    run = with_config(vault, f"timezone: UTC\n{setting}\n")
+    assert run.code == BAD_INPUT
+    assert "memtree.yaml" in one_line_error(run.stderr)
+
+
+def test_the_bounds_are_kept_and_one_step_beyond_is_refused(vault: Vault) -> None:
+    bounds = "budgets:\n  root: 100000\n  daily: 50\n  recall: 1000000\ntokenizer: cl100k_base\nsettle_hours: 8784\n"
+    assert with_config(vault, "timezone: UTC\n" + bounds).code == 0
+    assert with_config(vault, "timezone: UTC\ntokenizer: approx-chars/4\n").code == 0
+    beyond = ("budgets:\n  root: 49", "budgets:\n  daily: 0", "budgets:\n  monthly: 100001", "settle_hours: 8785")
+    for setting in beyond:
+        assert with_config(vault, f"timezone: UTC\n{setting}\n").code == BAD_INPUT, setting
+
+
+def test_a_binary_memtree_yaml_exits_with_the_config_code(vault: Vault) -> None:
+    for content in (b"timezone: UTC\nbudgets:\n  root: 3000 \xff\xfe\n", b"\x00\x01\x02binary", b"timezone: UTC\x00\n"):
+        run = with_config(vault, content)
+        assert run.code == BAD_INPUT, content  # not 3 ("no vault"): the vault is there, its settings are unreadable
+        assert "memtree.yaml" in one_line_error(run.stderr)
+
+
+def test_a_config_cached_under_older_rules_is_checked_again(vault: Vault) -> None:
+    """The parsed-config cache (for `add`) is keyed by the file's stamp; a setting an older version let
+    through must not live on in it."""
+    path = vault.root / "memtree.yaml"
+    path.write_text("timezone: UTC\ntokenizer: nonsense\n")
+    st = path.stat()
+    config = json.loads((vault.root / CONFIG_CACHE).read_text())["config"]
+    stamp = [st.st_mtime_ns, st.st_size, st.st_ino]  # as an older version wrote it
+    (vault.root / CONFIG_CACHE).write_text(json.dumps({"stamp": stamp, "config": {**config, "tokenizer": "nonsense"}}))
+    with pytest.raises(ConfigError, match="tokenizer"):
+        Vault.open(vault.root)
