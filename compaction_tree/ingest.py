@@ -96,11 +96,21 @@ def _check_calendar(moment: datetime, value: Any, config: Config) -> None:
         )
 
 
+def _check_utf8(name: str, value: str, hint: str) -> None:
+    """Undecodable bytes (a command-line argument or file read with surrogateescape) cannot be stored."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInputError(f"{name} is not valid UTF-8", hint=hint) from None
+
+
 def _label(name: str, value: Any, limit: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise InvalidInputError(f"{name} must be a string, not {type(value).__name__}", hint=f"pass --{name} TEXT")
+    _check_utf8(name, value, hint=f"pass --{name} as UTF-8 text")
     value = value.strip()
     if "\n" in value or "\x00" in value or len(value) > limit:
         raise InvalidInputError(f"{name} must be one line of at most {limit} characters", hint=f"shorten --{name}")
@@ -123,10 +133,7 @@ def _check_text(text: Any) -> str:
         raise InvalidInputError(
             "the text contains a NUL byte", hint="binary data does not belong in memory; strip it first"
         )
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInputError("the text is not valid UTF-8", hint="convert it to UTF-8 first") from None
+    _check_utf8("the text", text, hint="convert it to UTF-8 first")
     # terminal control sequences (ESC[...) would replay on whoever prints the memory later
     return _CONTROL.sub("", text)
 

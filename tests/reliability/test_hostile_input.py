@@ -5,6 +5,9 @@ is refused or reported with a one-line error and a hint, or skipped; none is fat
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +196,48 @@ def test_a_config_cached_under_older_rules_is_checked_again(vault: Vault) -> Non
     (vault.root / CONFIG_CACHE).write_text(json.dumps({"stamp": stamp, "config": {**config, "tokenizer": "nonsense"}}))
     with pytest.raises(ConfigError, match="tokenizer"):
         Vault.open(vault.root)
+
+
+# ---------------------------------------------------------------- undecodable bytes
+
+
+LABEL_OPTIONS = ("--speaker", "--topic", "--session", "--source")
+
+
+def run_with_bytes(vault: Vault, *argv: bytes | str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The real CLI in a child process, so raw bytes reach it as the shell passes them (surrogate escapes)."""
+    return subprocess.run(
+        [sys.executable, "-m", "compaction_tree", "--vault", str(vault.root), *argv],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "LC_ALL": "C.UTF-8"},
+    )
+
+
+def test_undecodable_bytes_anywhere_in_add_are_refused_in_one_line(vault: Vault) -> None:
+    latin1 = b"caf\xe9 \xff\xfe"
+    runs = {
+        **{option: run_with_bytes(vault, "add", "a turn", option, latin1) for option in LABEL_OPTIONS},
+        "the text": run_with_bytes(vault, "add", latin1),
+        "the text on stdin": run_with_bytes(vault, "add", "-", stdin=latin1),
+    }
+    for what, done in runs.items():
+        assert done.returncode == BAD_INPUT, what
+        line = one_line_error(done.stderr.decode("utf-8", "replace"))
+        assert what.lstrip("-").removesuffix(" on stdin") in line and "UTF-8" in line
+    assert not (vault.root / "raw").exists() or not any((vault.root / "raw").rglob("*.json"))
+
+
+def test_lone_surrogates_in_imported_labels_fail_their_record(vault: Vault, tmp_path: Path) -> None:
+    export = tmp_path / "chats.jsonl"
+    good = '{"timestamp": "2026-03-02T10:00:00Z", "speaker": "user", "text": "kept"}\n'
+    export.write_text(
+        good
+        + '{"timestamp": "2026-03-02T10:01:00Z", "speaker": "us\\udcffer", "text": "bad speaker"}\n'
+        + '{"timestamp": "2026-03-02T10:02:00Z", "speaker": "user", "text": "bad topic", "topics": ["\\ud800"]}\n'
+        + '{"timestamp": "2026-03-02T10:03:00Z", "speaker": "user", "text": "bad session", "session": "\\udfff"}\n'
+    )
+    run = memtree("--vault", str(vault.root), "import", str(export), "--json")
+    assert run.code == PARTIAL
+    assert (run.json()["added"], [e["position"] for e in run.json()["errors"]]) == (1, ["line 2", "line 3", "line 4"])
