@@ -241,3 +241,72 @@ def test_lone_surrogates_in_imported_labels_fail_their_record(vault: Vault, tmp_
     run = memtree("--vault", str(vault.root), "import", str(export), "--json")
     assert run.code == PARTIAL
     assert (run.json()["added"], [e["position"] for e in run.json()["errors"]]) == (1, ["line 2", "line 3", "line 4"])
+
+
+# ---------------------------------------------------------------- ChatGPT exports
+
+
+def message_node(node_id: str, parent: Any, children: Any, text: str = "", role: str = "user") -> dict[str, Any]:
+    message = {
+        "id": f"msg-{node_id}",
+        "author": {"role": role},
+        "create_time": 1712345679.0,
+        "content": {"content_type": "text", "parts": [text or f"message {node_id}"]},
+    }
+    return {"id": node_id, "message": message, "parent": parent, "children": children}
+
+
+def conversation(*nodes: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"id": f"conv-{len(nodes)}", "create_time": 1712345600.0, "mapping": {n["id"]: n for n in nodes}, **extra}
+
+
+GOOD = conversation(message_node("r", None, ["a"]), message_node("a", "r", [], "The deploy target is Fly.io."))
+BROKEN = {
+    "parent cycle, no current_node": conversation(message_node("p", "q", ["q"]), message_node("q", "p", ["p"])),
+    "parent cycle from current_node": conversation(
+        message_node("p", "q", []), message_node("q", "p", ["p"]), current_node="p"
+    ),
+    "self parent": conversation(message_node("s", "s", []), current_node="s"),
+    "children cycle": conversation(
+        message_node("r", None, ["a"]), message_node("a", "r", ["b"]), message_node("b", "a", ["a"])
+    ),
+    "current_node missing": conversation(message_node("r", None, []), current_node="gone"),
+    "current_node not a string": conversation(message_node("r", None, []), current_node=["r"]),
+}
+NOT_A_MAPPING = [{"id": "conv-l", "mapping": [message_node("r", None, [])]}, {"id": "conv-s", "mapping": "r"}]
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_malformed_chatgpt_conversation_is_reported_by_position(vault: Vault, tmp_path: Path, case: str) -> None:
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps([GOOD, BROKEN[case]]))
+    run = memtree("--vault", str(vault.root), "import", str(export), "--format", "chatgpt", "--json")
+    assert run.code == PARTIAL
+    report = run.json()
+    assert report["added"] == 2  # both messages of GOOD
+    assert [e["position"] for e in report["errors"]] == ["conversation 2"]
+
+
+def test_an_export_of_only_broken_conversations_says_nothing_could_be_imported(vault: Vault, tmp_path: Path) -> None:
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps([*BROKEN.values(), *NOT_A_MAPPING]))
+    run = memtree("--vault", str(vault.root), "import", str(export), "--format", "chatgpt")
+    assert run.code == PARTIAL
+    assert run.stderr.count("memtree: skipped conversation") == len(BROKEN) + len(NOT_A_MAPPING)
+    assert "nothing in" in run.stderr and "could be imported" in run.stderr
+
+
+def test_hostile_chatgpt_links_never_crash_or_hang(vault: Vault, tmp_path: Path) -> None:
+    """Links of the wrong type (a list as a parent, a number as children) and a 50,000-node ring."""
+    ring = [message_node(f"n{i}", f"n{(i - 1) % 50_000}", [f"n{(i + 1) % 50_000}"]) for i in range(50_000)]
+    odd = [
+        conversation(message_node("r", ["x"], 5)),
+        conversation(message_node("r", None, {"a": 1}), message_node("a", {"r": 1}, [["r"]])),
+        conversation(message_node("r", None, "ab"), message_node("a", "r", [None, 3.5])),
+        conversation(*ring),
+    ]
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps([GOOD, *odd]))
+    run = memtree("--vault", str(vault.root), "import", str(export), "--format", "chatgpt", "--json")
+    assert run.json()["added"] >= 1
+    assert "conversation 5" in {e["position"] for e in run.json()["errors"]}  # the ring has no root
