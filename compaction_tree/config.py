@@ -14,7 +14,6 @@ from typing import Any, get_args, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import ConfigError, VaultNotFoundError
-from .tokens import APPROXIMATE
 
 CONFIG_FILE = "memtree.yaml"
 ENV_VAULT = "MEMTREE_VAULT"
@@ -22,9 +21,11 @@ ENV_MODEL = "MEMTREE_MODEL"
 MAX_CONFIG_BYTES = 256 * 1024
 CONFIG_RULES = 2  # bump when parse_config refuses more: a config cached under older rules is parsed again
 BACKENDS = ("extractive", "litellm")
-# tiktoken's encodings, and the count it falls back to (chars/4); o200k_base and cl100k_base ship with
-# litellm, the others count as chars/4 unless TIKTOKEN_CACHE_DIR holds them (tokens.py)
-TOKENIZERS = ("o200k_base", "cl100k_base", "o200k_harmony", "p50k_base", "p50k_edit", "r50k_base", "gpt2", APPROXIMATE)
+# tiktoken's encodings, and the count it falls back to (tokens.APPROXIMATE, spelled out: importing tokens
+# here would slow `memtree add`); o200k_base and cl100k_base ship with litellm, the others count as
+# chars/4 unless TIKTOKEN_CACHE_DIR holds them (tokens.py)
+TIKTOKEN_ENCODINGS = ("o200k_base", "cl100k_base", "o200k_harmony", "p50k_base", "p50k_edit", "r50k_base", "gpt2")
+TOKENIZERS = (*TIKTOKEN_ENCODINGS, "approx-chars/4")
 # Token budgets: below 50 a summary holds no sentence; a summary or ROOT.md above 100,000 tokens would
 # crowd out the conversation in most models' windows, and recall above 1,000,000 fits none of them.
 MIN_BUDGET = 50

@@ -16,6 +16,7 @@ from helpers import memtree
 
 from compaction_tree.errors import BAD_INPUT, PARTIAL, ConfigError
 from compaction_tree.model import FIRST_YEAR, LAST_YEAR
+from compaction_tree.tokens import APPROXIMATE
 from compaction_tree.vault import CONFIG_CACHE, Vault
 
 
@@ -172,7 +173,7 @@ def test_absurd_settings_are_refused_with_the_config_code(vault: Vault, setting:
 def test_the_bounds_are_kept_and_one_step_beyond_is_refused(vault: Vault) -> None:
     bounds = "budgets:\n  root: 100000\n  daily: 50\n  recall: 1000000\ntokenizer: cl100k_base\nsettle_hours: 8784\n"
     assert with_config(vault, "timezone: UTC\n" + bounds).code == 0
-    assert with_config(vault, "timezone: UTC\ntokenizer: approx-chars/4\n").code == 0
+    assert with_config(vault, f"timezone: UTC\ntokenizer: {APPROXIMATE}\n").code == 0
     beyond = ("budgets:\n  root: 49", "budgets:\n  daily: 0", "budgets:\n  monthly: 100001", "settle_hours: 8785")
     for setting in beyond:
         assert with_config(vault, f"timezone: UTC\n{setting}\n").code == BAD_INPUT, setting
