@@ -32,6 +32,7 @@ from .markdown import render_summary
 from .model import Chunk, canonical_json, sha256_hex
 from .periods import (
     Period,
+    calendar_day,
     children,
     day_period,
     is_closed,
@@ -503,7 +504,9 @@ def forget(
             # shown a fact resting on it (the LLM's known facts), which may repeat it
             daily = [summary for _, summary in index.summaries("daily")]
             shown, carrying = _days_shown(daily, pending | set(wanted))
-            for day in [date.fromisoformat(file.day) for file in files] + shown:
+            # a chunk outside the calendar was never compacted (the index skips it): nothing of its day cites it
+            days = [day for day in (calendar_day(file.day) for file in files) if day is not None]
+            for day in days + shown:
                 week = week_period(day)
                 paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
                 if scope is not None:

@@ -4,6 +4,7 @@ what its memtree.yaml says."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -18,7 +19,19 @@ CONFIG_FILE = "memtree.yaml"
 ENV_VAULT = "MEMTREE_VAULT"
 ENV_MODEL = "MEMTREE_MODEL"
 MAX_CONFIG_BYTES = 256 * 1024
+CONFIG_RULES = 2  # bump when parse_config refuses more: a config cached under older rules is parsed again
 BACKENDS = ("extractive", "litellm")
+# tiktoken's encodings, and the count it falls back to (tokens.APPROXIMATE, spelled out: importing tokens
+# here would slow `memtree add`); o200k_base and cl100k_base ship with litellm, the others count as
+# chars/4 unless TIKTOKEN_CACHE_DIR holds them (tokens.py)
+TIKTOKEN_ENCODINGS = ("o200k_base", "cl100k_base", "o200k_harmony", "p50k_base", "p50k_edit", "r50k_base", "gpt2")
+TOKENIZERS = (*TIKTOKEN_ENCODINGS, "approx-chars/4")
+# Token budgets: below 50 a summary holds no sentence; a summary or ROOT.md above 100,000 tokens would
+# crowd out the conversation in most models' windows, and recall above 1,000,000 fits none of them.
+MIN_BUDGET = 50
+MAX_BUDGET = 100_000
+MAX_RECALL_BUDGET = 1_000_000
+MAX_SETTLE_HOURS = 24 * 366  # a year: beyond it nothing would ever be summarized (and timedelta overflows)
 
 
 @dataclass(frozen=True)
@@ -206,6 +219,10 @@ def _typed(name: str, value: Any, annotation: Any) -> Any:
     if not isinstance(value, base) or (isinstance(value, bool) and base is not bool):
         kind = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}[base]
         raise ConfigError(f"memtree.yaml: {name} must be {kind}, not {value!r}", hint="see README.md, Configuration")
+    if base is float and not math.isfinite(value):
+        raise ConfigError(
+            f"memtree.yaml: {name} must be a finite number, not {value!r}", hint="see README.md, Configuration"
+        )
     if base in (int, float) and value < 0:
         raise ConfigError(f"memtree.yaml: {name} must not be negative", hint="see README.md, Configuration")
     return value
@@ -226,11 +243,32 @@ def _dataclass_from(cls: Any, values: dict[str, Any], section: str) -> Any:
     return cls(**kwargs)
 
 
+def _check_budgets(budgets: Budgets) -> None:
+    for name in ("root", "daily", "weekly", "monthly", "recall"):
+        value, most = getattr(budgets, name), MAX_RECALL_BUDGET if name == "recall" else MAX_BUDGET
+        if not MIN_BUDGET <= value <= most:
+            raise ConfigError(
+                f"memtree.yaml: budgets.{name} must be from {MIN_BUDGET} to {most:,} tokens, not {value:,}",
+                hint="the defaults: root 3000, daily 400, weekly 600, monthly 800, recall 5000",
+            )
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"memtree.yaml: unknown {name} {value!r}", hint=f"use one of {', '.join(choices)}")
+    return value
+
+
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     """Reads memtree.yaml; unknown keys are ignored (and reported by `memtree doctor`)."""
     if len(text.encode("utf-8")) > MAX_CONFIG_BYTES:
         raise ConfigError(
             f"{source} is larger than {MAX_CONFIG_BYTES // 1024} KB", hint="it should hold a few settings"
+        )
+    if "\x00" in text:
+        raise ConfigError(
+            f"{source} is binary (it holds a NUL byte)",
+            hint="it should hold a few settings: run `memtree init` in an empty folder to see them",
         )
     data = _load_yaml(text, source)
     timezone = data.get("timezone", "UTC")
@@ -239,17 +277,11 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
             f"memtree.yaml: unknown time zone {timezone!r}", hint="use an IANA name such as Europe/Paris or UTC"
         )
     summarizer: SummarizerConfig = _dataclass_from(SummarizerConfig, _section(data, "summarizer"), "summarizer")
-    if summarizer.backend not in BACKENDS:
-        raise ConfigError(
-            f"memtree.yaml: unknown summarizer backend {summarizer.backend!r}", hint=f"use one of {', '.join(BACKENDS)}"
-        )
+    _check_choice("summarizer backend", summarizer.backend, BACKENDS)
     if summarizer.concurrency < 1:
         raise ConfigError("memtree.yaml: summarizer.concurrency must be at least 1", hint="try 4")
     budgets: Budgets = _dataclass_from(Budgets, _section(data, "budgets"), "budgets")
-    if min(budgets.root, budgets.daily, budgets.weekly, budgets.monthly, budgets.recall) < 50:
-        raise ConfigError(
-            "memtree.yaml: budgets must be at least 50 tokens", hint="the defaults are 3000/400/600/800/5000"
-        )
+    _check_budgets(budgets)
     redaction = _section(data, "redaction")
     disabled = redaction.get("disabled_rules") or []
     if not isinstance(disabled, list) or not all(isinstance(r, str) for r in disabled):
@@ -265,16 +297,23 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     if not isinstance(aliases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in aliases.items()):
         raise ConfigError("memtree.yaml: topics.aliases must map names to names", hint="e.g. {k8s: kubernetes}")
     defaults = Config()
+    settle_hours = _typed("settle_hours", data.get("settle_hours", defaults.settle_hours), float)
+    if settle_hours > MAX_SETTLE_HOURS:
+        raise ConfigError(
+            f"memtree.yaml: settle_hours must be at most {MAX_SETTLE_HOURS} (a year)", hint="the default is 2"
+        )
     return Config(
         timezone=timezone,
         summarizer=summarizer,
         budgets=budgets,
-        settle_hours=_typed("settle_hours", data.get("settle_hours", defaults.settle_hours), float),
+        settle_hours=settle_hours,
         redaction=_typed("redaction.enabled", redaction.get("enabled", True), bool),
         disabled_rules=tuple(disabled),
         aliases=dict(sorted(aliases.items())),
         fact_min_confidence=_typed("facts.min_confidence", _section(data, "facts").get("min_confidence", 0.6), float),
-        tokenizer=_typed("tokenizer", data.get("tokenizer", defaults.tokenizer), str),
+        tokenizer=_check_choice(
+            "tokenizer", _typed("tokenizer", data.get("tokenizer", defaults.tokenizer), str), TOKENIZERS
+        ),
     )
 
 

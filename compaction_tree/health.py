@@ -18,8 +18,8 @@ from typing import Any
 from .config import CONFIG_FILE, Config
 from .errors import VaultFormatError
 from .markdown import read_front_matter, summary_from_parts
-from .model import valid_id
-from .periods import parse_period
+from .model import CALENDAR_RANGE, valid_id
+from .periods import day_in_calendar, parse_period
 from .summary import LEVELS, Summary
 from .vault import (
     DERIVED,
@@ -38,7 +38,8 @@ LAST_RUN = "last_run.json"
 @dataclass(frozen=True)
 class Problem:
     path: str  # relative to the vault
-    kind: str  # unreadable, misplaced, duplicate-id, stale-temp, temp, symlink, unexpected, config, summary
+    kind: str  # unreadable, misplaced, out-of-range, duplicate-id, stale-temp, temp, symlink, unexpected, config,
+    # summary
     message: str
     fix: str | None = None  # what `doctor --fix` would do, when something safe can be done
 
@@ -167,6 +168,16 @@ def _check_chunk(
         problems.append(Problem(rel, "unreadable", f"its id is {chunk.id!r}, not the file name"))
         return
     ids[chunk.id].append(rel)
+    if day_in_calendar(chunk.timestamp, vault.config.tz) is None:
+        problems.append(
+            Problem(
+                rel,
+                "out-of-range",
+                f"its timestamp {chunk.timestamp.isoformat()} is outside {CALENDAR_RANGE}, so compaction, recall"
+                f" and ROOT.md skip it (hint: correct the timestamp in the file, or `memtree forget {chunk.id}`)",
+            )
+        )
+        return
     expected = vault.chunk_relpath(chunk)
     if expected != rel:
         problems.append(

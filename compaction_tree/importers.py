@@ -475,11 +475,22 @@ def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecor
 
 def _active_branch(mapping: dict[str, Any], current: Any) -> tuple[list[tuple[str, Any]], str | None]:
     """The (node id, message) pairs the user last saw, root first: from current_node up through
-    the parents. Other children of a fork are abandoned edits and regenerations."""
-    node_id = current if isinstance(current, str) and current in mapping else _last_leaf(mapping)
+    the parents. Other children of a fork are abandoned edits and regenerations. A current_node
+    that is not in the mapping, or parent links that loop, leave no branch to trust: nothing of the
+    conversation is taken, and the problem says why."""
+    if current is None:
+        node_id, problem = _last_leaf(mapping)
+        if problem:
+            return [], problem
+    elif isinstance(current, str) and current in mapping:
+        node_id = current
+    else:
+        return [], f"'current_node' {_shown(current)} is not a node of 'mapping'"
     branch: list[tuple[str, Any]] = []
     seen: set[str] = set()
-    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
+    while isinstance(node_id, str) and node_id in mapping:  # a parent outside the mapping ends the branch
+        if node_id in seen:
+            return [], f"the parent links loop back to node {_shown(node_id)}"
         seen.add(node_id)
         node = mapping[node_id]
         if not isinstance(node, dict):
@@ -492,18 +503,30 @@ def _active_branch(mapping: dict[str, Any], current: Any) -> tuple[list[tuple[st
     return branch, None
 
 
-def _last_leaf(mapping: dict[str, Any]) -> str | None:
-    """Without a usable current_node: from the first root, follow the newest child down."""
+def _last_leaf(mapping: dict[str, Any]) -> tuple[str | None, str | None]:
+    """Without a current_node: from the first root, follow the newest child down. (leaf, problem)."""
     nodes = {key: node for key, node in mapping.items() if isinstance(node, dict)}
-    node_id = next((key for key, node in nodes.items() if node.get("parent") not in nodes), None)
+    node_id = next((key for key, node in nodes.items() if not _links_to(node.get("parent"), nodes)), None)
+    if node_id is None:
+        return None, "no root node: every node's parent link loops back" if nodes else None
     seen: set[str] = set()
-    while node_id is not None and node_id not in seen:
+    while node_id not in seen:
         seen.add(node_id)
-        children = [child for child in nodes[node_id].get("children") or () if child in nodes]
+        links = nodes[node_id].get("children")
+        children = [child for child in links if _links_to(child, nodes)] if isinstance(links, list) else []
         if not children:
-            break
+            return node_id, None
         node_id = children[-1]
-    return node_id
+    return None, f"the children links loop back to node {_shown(node_id)}"
+
+
+def _links_to(link: Any, nodes: dict[str, Any]) -> bool:
+    return isinstance(link, str) and link in nodes
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | None:

@@ -31,14 +31,14 @@ from typing import Any, NamedTuple
 
 from .errors import VaultFormatError
 from .markdown import parse_summary, summary_from_data, summary_to_data
-from .model import Chunk, sha256_hex, utc_iso
-from .periods import parse_period
+from .model import CALENDAR_RANGE, Chunk, sha256_hex, utc_iso
+from .periods import calendar_day, day_in_calendar, parse_period
 from .summary import LEVELS, SECTIONS, Level, Summary
 from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "12"
+SCHEMA_VERSION = "13"  # 13: chunks outside the calendar are problems, not rows
 BUSY_SECONDS = 120.0  # how long to wait for another process's sync before building in memory instead
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
@@ -364,6 +364,9 @@ class Index:
             chunk = read_chunk_file(file)
             if chunk.id != file.name[:-5]:
                 raise VaultFormatError(f"{file.name}: its id is {chunk.id!r}, not the file name")
+            # outside the calendar its day, week and month cannot be computed: skipped (doctor says why)
+            if day_in_calendar(chunk.timestamp, self.vault.config.tz) is None or calendar_day(day) is None:
+                raise VaultFormatError(f"{file.name}: its day is outside {CALENDAR_RANGE} (see memtree doctor)")
         except VaultFormatError as exc:
             db.execute("INSERT OR REPLACE INTO problems VALUES (?, ?)", (path, exc.message))
             return

@@ -17,7 +17,18 @@ from typing import Any
 
 from .config import Config
 from .errors import ConflictError, DamagedChunkError, InvalidInputError, UnsafePathError
-from .model import ID_PATTERN, MAX_TEXT_CHARS, Chunk, derive_chunk_id, valid_id
+from .model import (
+    CALENDAR_RANGE,
+    FIRST_YEAR,
+    ID_PATTERN,
+    LAST_YEAR,
+    MAX_TEXT_CHARS,
+    MAX_UTC_OFFSET,
+    Chunk,
+    derive_chunk_id,
+    valid_id,
+    year_in_calendar,
+)
 from .redact import redact
 from .vault import Vault, sync_all
 
@@ -54,6 +65,8 @@ def parse_when(value: Any, config: Config) -> datetime:
         text = value.strip()
         try:
             moment = _fromisoformat(text)
+        except OverflowError:  # 9999-12-31T24:00, the day after the last one
+            moment = datetime.max
         except ValueError:
             raise InvalidInputError(
                 f"timestamp {value!r} is not ISO 8601",
@@ -63,7 +76,33 @@ def parse_when(value: Any, config: Config) -> datetime:
         raise InvalidInputError(f"timestamp must be a string, not {type(value).__name__}", hint="use ISO 8601")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=config.tz)
+    _check_calendar(moment, value, config)
     return moment
+
+
+def _check_calendar(moment: datetime, value: Any, config: Config) -> None:
+    """Refuses what the calendar of days, weeks and months cannot hold (model.FIRST_YEAR, LAST_YEAR)."""
+    offset = moment.utcoffset()
+    if offset is None or abs(offset) > MAX_UTC_OFFSET:
+        raise InvalidInputError(
+            f"timestamp {str(value)!r} has a UTC offset beyond ±{MAX_UTC_OFFSET // timedelta(hours=1)}:00",
+            hint="use the offset of a real time zone, e.g. +01:00 or Z",
+        )
+    # the year first: converting year 1 or 9999 to the vault's zone can overflow
+    if not year_in_calendar(moment.year) or not year_in_calendar(moment.astimezone(config.tz).year):
+        raise InvalidInputError(
+            f"timestamp {str(value)!r} is outside {CALENDAR_RANGE}",
+            hint=f"memtree keeps days from {FIRST_YEAR} to {LAST_YEAR}, in the vault's time zone; check the date",
+        )
+
+
+def _check_utf8(name: str, value: str, hint: str) -> None:
+    """Undecodable bytes (a command-line argument or file read with surrogateescape) cannot be stored."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInputError(f"{name} is not valid UTF-8", hint=hint) from None
 
 
 def _label(name: str, value: Any, limit: int) -> str | None:
@@ -71,6 +110,7 @@ def _label(name: str, value: Any, limit: int) -> str | None:
         return None
     if not isinstance(value, str):
         raise InvalidInputError(f"{name} must be a string, not {type(value).__name__}", hint=f"pass --{name} TEXT")
+    _check_utf8(name, value, hint=f"pass --{name} as UTF-8 text")
     value = value.strip()
     if "\n" in value or "\x00" in value or len(value) > limit:
         raise InvalidInputError(f"{name} must be one line of at most {limit} characters", hint=f"shorten --{name}")
@@ -93,10 +133,7 @@ def _check_text(text: Any) -> str:
         raise InvalidInputError(
             "the text contains a NUL byte", hint="binary data does not belong in memory; strip it first"
         )
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInputError("the text is not valid UTF-8", hint="convert it to UTF-8 first") from None
+    _check_utf8("the text", text, hint="convert it to UTF-8 first")
     # terminal control sequences (ESC[...) would replay on whoever prints the memory later
     return _CONTROL.sub("", text)
 

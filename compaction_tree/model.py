@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 ID_PATTERN = re.compile(r"[0-9A-Za-z_-]{1,64}")
@@ -35,6 +35,22 @@ def canonical_json(value: Any) -> str:
 
 def utc_iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+# The calendar memtree keeps memory in: local days of the years 1970 to 2200, inclusive; new timestamps
+# also carry a UTC offset of at most 14 hours either way (the widest any zone has used since 1970, and
+# XML Schema's bound). Nobody talks in year 1 or 9999, and at those edges the calendar math overflows
+# (the ISO week of 9999-12-31 ends in year 10000; "not a month key: '1-01'"). Refused at `add` and
+# `import`; a stored chunk outside it (an older version's, a hand edit) is reported by `memtree doctor`
+# and skipped by everything else.
+FIRST_YEAR = 1970
+LAST_YEAR = 2200
+MAX_UTC_OFFSET = timedelta(hours=14)
+CALENDAR_RANGE = f"the years {FIRST_YEAR}-{LAST_YEAR}"
+
+
+def year_in_calendar(year: int) -> bool:
+    return FIRST_YEAR <= year <= LAST_YEAR
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from .model import CALENDAR_RANGE, FIRST_YEAR, LAST_YEAR, year_in_calendar
 from .summary import Level
 
 _DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -50,12 +51,32 @@ def week_key(day: date) -> str:
 
 def month_key_of_week(monday: date) -> str:
     thursday = monday + timedelta(days=3)
-    return f"{thursday.year}-{thursday.month:02d}"
+    return f"{thursday.year:04d}-{thursday.month:02d}"
 
 
 def local_day(moment: datetime, tz: ZoneInfo) -> date:
     """The calendar day of an aware moment in the vault's time zone."""
     return moment.astimezone(tz).date()
+
+
+def day_in_calendar(moment: datetime, tz: ZoneInfo) -> date | None:
+    """The moment's day in the vault's zone; None when it falls outside memtree's calendar. Never raises:
+    the year is checked before converting, and an offset under a day moves it by a year at most."""
+    if not year_in_calendar(moment.year):
+        return None
+    day = local_day(moment, tz)
+    return day if year_in_calendar(day.year) else None
+
+
+def calendar_day(key: str) -> date | None:
+    """The day a raw/YYYY/MM/DD folder names; None when it is no date, or outside memtree's calendar."""
+    match = _DAY.fullmatch(key)
+    if not match or not year_in_calendar(int(match.group(1))):
+        return None
+    try:
+        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:  # 2026-02-30, 2026-13-01
+        return None
 
 
 def day_period(day: date) -> Period:
@@ -98,7 +119,16 @@ def children(period: Period) -> list[Period]:
 
 
 def parse_period(level: Level, key: str) -> Period:
-    """The period named by a summary's file name; ValueError when the name is not a valid key."""
+    """The period named by a summary's file name; ValueError when the name is not a valid key or
+    lies outside memtree's calendar (its week or month could not be computed)."""
+    # every key starts with its year; a day at the range's edge can belong to the next or previous
+    # year's ISO week and month, so those are kept. Checked first: week 9999-W52 ends in year 10000
+    if key[:4].isdigit() and not FIRST_YEAR - 1 <= int(key[:4]) <= LAST_YEAR + 1:
+        raise ValueError(f"{level} period {key!r} is outside {CALENDAR_RANGE}")
+    return _parse_period(level, key)
+
+
+def _parse_period(level: Level, key: str) -> Period:
     if level == "daily" and (m := _DAY.fullmatch(key)):
         return day_period(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
     if level == "weekly" and (m := _WEEK.fullmatch(key)):

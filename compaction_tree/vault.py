@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from .config import (
     CONFIG_FILE,
+    CONFIG_RULES,
     Config,
     config_from_data,
     config_to_data,
@@ -37,6 +38,7 @@ from .config import (
     system_timezone,
 )
 from .errors import (
+    ConfigError,
     ConflictError,
     DamagedChunkError,
     MemtreeError,
@@ -543,13 +545,17 @@ def load_config(root: Path) -> Config:
     source = root / CONFIG_FILE
     try:
         st = source.stat()
-        stamp = [st.st_mtime_ns, st.st_size, st.st_ino]
+        stamp = [st.st_mtime_ns, st.st_size, st.st_ino, CONFIG_RULES]  # new rules: the file is checked again
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError, RecursionError):
             cached = json.loads((root / CONFIG_CACHE).read_text(encoding="utf-8"))
             if cached["stamp"] == stamp:
                 return config_from_data(cached["config"])
         text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"{source} is not UTF-8 text", hint="it should hold a few settings: save it as UTF-8, or run `memtree init`"
+        ) from None
+    except OSError as exc:
         raise VaultNotFoundError(
             f"cannot read {source}: {exc}", hint="check the file's permissions and encoding"
         ) from None
