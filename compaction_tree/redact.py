@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from math import log2
 
-__all__ = ["RULES", "RULE_NAMES", "Redaction", "Rule", "placeholder", "redact"]
+__all__ = ["RULES", "RULE_NAMES", "Redaction", "Rule", "only_placeholders", "placeholder", "redact"]
 
 # gitleaks' end-of-token suffix, as a lookahead so the character after a key is never consumed.
 _END = r"""(?=[\x60'"\s;]|\\[nr]|$)"""
@@ -548,6 +548,14 @@ RULES: tuple[Rule, ...] = (
 )
 
 RULE_NAMES: frozenset[str] = frozenset(rule.name for rule in RULES)
+
+
+def only_placeholders(text: str) -> bool:
+    """True if nothing but placeholders (and blanks or punctuation) is left: a label that was a secret."""
+    if "[REDACTED:" not in text:
+        return False
+    return not any(char.isalnum() for char in re.sub(_PLACEHOLDER, "", text))
+
 
 _Span = tuple[int, int, int]  # start, end, index of the rule in RULES
 _MAX_ROUNDS = 16
