@@ -143,7 +143,7 @@ def _webhook_secret(url: str) -> bool:
 
 def _password_value(value: str) -> bool:
     """A literal password rather than a reference, a type, a path or a documentation filler."""
-    bare = value.strip("()[]{}<>.,;:")  # "(optional)" is a word; "dragon!" is not
+    bare = value.strip("()[]{}<>.,;:!?")  # "(optional)" and "passwords: bcrypt?" hold words
     return (
         len(value) >= 4
         and not _placeholder_value(value)

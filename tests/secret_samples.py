@@ -311,12 +311,13 @@ def card_number(rng: random.Random) -> Sample:
 
 
 def short_password(rng: random.Random) -> str:
-    """4 to 10 characters, never only letters: too short and too plain for generic-assignment
-    (whose 3.5 bits per character no value under 12 characters reaches)."""
+    """4 to 10 characters holding a digit or a symbol (a word with a final "!" or "?" reads as prose):
+    too short and too plain for generic-assignment (whose 3.5 bits per character no value under 12
+    characters reaches)."""
     while True:
         word = rng.choice(["hunter", "dragon", "Summer", "monkey", "tr0ub", "P@ss", "qwerty", "letmein", "admin"])
         value = (word + pick(rng, string.digits + "!#%*", rng.randint(1, 4)))[: rng.randint(4, 10)]
-        if not value.isalpha():
+        if not value.rstrip("!?").isalpha():
             return value
 
 
@@ -560,6 +561,8 @@ PASSWORD_TALK = [
     "Keep passwords in the vault; the password manager syncs them.",
     "We pinned numpy to 1.26.4 and pinning torch is next.",
     "mapping, shipping and dropping rows are the three steps.",
+    "passwords: bcrypt? or argon2id, which the OWASP sheet prefers",
+    "Password: nope! Use the SSO button instead.",
 ]
 
 
