@@ -459,7 +459,7 @@ def forget(
 ) -> None:
     """Remove chunks and regenerate exactly the summaries, facts and ROOT.md that used them.
 
-    Example: memtree forget 3f2a9c0d1e2b4a5c
+    Example: memtree forget 3f2a9c0d1e2b4a5c (an id that starts with "-": memtree forget -- -x)
     """
     from .compaction import forget as take_out
     from .summarizers import summarizer_for

@@ -48,12 +48,28 @@ class OneLineErrors(TyperGroup):
             where = ctx.command_path if ctx is not None else (prog_name or "memtree")
             message = " ".join(exc.format_message().split()).rstrip(".")
             message = message[:1].lower() + message[1:]
-            sys.stderr.write(f"memtree: error: {message} (hint: see `{where} --help`)\n")
+            hint = f"see `{where} --help`"
+            value = _dash_value(exc, sys.argv[1:] if args is None else list(args))
+            if value is not None:  # `memtree forget -rf`: an id, not options -r and -f
+                hint += f"; if {value} is a value, not an option, put -- before it: `{where} -- {value}`"
+            sys.stderr.write(f"memtree: error: {message} (hint: {hint})\n")
             sys.exit(exc.exit_code)
         except (typer.Abort, getattr(_CLICK, "Abort", typer.Abort)):
             sys.stderr.write("memtree: aborted\n")
             sys.exit(errors.ERROR)
         sys.exit(code if isinstance(code, int) else errors.OK)  # typer.Exit(n) comes back as n
+
+
+def _dash_value(exc: Any, args: list[str]) -> str | None:
+    """The argument click read as unknown short options, when the command also takes values (ids,
+    text) that may start with "-" (a mistyped --long-option is just that)."""
+    ctx = getattr(exc, "ctx", None)
+    if not isinstance(exc, _CLICK.NoSuchOption) or ctx is None or exc.option_name.startswith("--"):
+        return None
+    if not any(getattr(param, "param_type_name", "") == "argument" for param in ctx.command.params):
+        return None
+    before_dashes = args[: args.index("--")] if "--" in args else args
+    return next((arg for arg in before_dashes if arg.startswith(exc.option_name)), None)
 
 
 def make_app(**settings: Any) -> typer.Typer:

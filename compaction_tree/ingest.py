@@ -29,7 +29,7 @@ from .model import (
     valid_id,
     year_in_calendar,
 )
-from .redact import redact
+from .redact import only_placeholders, redact
 from .vault import Vault, sync_all
 
 MAX_SPEAKER = 100
@@ -138,6 +138,33 @@ def _check_text(text: Any) -> str:
     return _CONTROL.sub("", text)
 
 
+def _check_new_id(chunk_id: Any, config: Config) -> None:
+    """An id given by the caller becomes a file name and shows in ROOT.md and `memtree context`, and
+    is never redacted: one that looks like a secret, or that a command line would read as an option,
+    is refused. (Reading stays as lenient as `valid_id`: vaults holding such ids remain readable.)"""
+    fix = "leave the id out to derive one from the content"
+    if not isinstance(chunk_id, str) or not valid_id(chunk_id):
+        shown = repr(chunk_id)[:80]
+        why = (
+            "it is a reserved device name on Windows"
+            if isinstance(chunk_id, str) and ID_PATTERN.fullmatch(chunk_id)
+            else "ids are 1-64 characters of A-Z a-z 0-9 _ -"
+        )
+        raise InvalidInputError(f"invalid id {shown}: {why}", hint=fix)
+    if chunk_id.startswith("-"):
+        raise InvalidInputError(
+            f"invalid id {chunk_id!r}: an id may not start with '-'",
+            hint=f"`memtree forget` would read it as an option; {fix}",
+        )
+    if config.redaction:
+        found = redact(chunk_id, disabled=config.disabled_rules)
+        if found.counts:  # the message shows the placeholder, never the secret
+            raise InvalidInputError(
+                f"invalid id {found.text!r}: it looks like a secret ({', '.join(found.counts)})",
+                hint=f"ids become file names and show in ROOT.md; {fix}",
+            )
+
+
 @dataclass(frozen=True)
 class Prepared:
     chunk: Chunk
@@ -157,8 +184,8 @@ def prepare_chunk(fields: Mapping[str, Any], config: Config, now: datetime | Non
     raw_topics = fields.get("topics") or ()
     if isinstance(raw_topics, str) or not isinstance(raw_topics, Iterable):
         raise InvalidInputError("topics must be a list of strings", hint='e.g. "topics": ["auth", "cors"]')
-    topics = tuple(dict.fromkeys(t for t in (_label("topic", t, MAX_LABEL) for t in raw_topics) if t))
-    if len(topics) > MAX_TOPICS:
+    labels = [t for t in (_label("topic", t, MAX_LABEL) for t in raw_topics) if t]
+    if len(set(labels)) > MAX_TOPICS:
         raise InvalidInputError(f"more than {MAX_TOPICS} topics", hint="keep the few that matter")
     importance = fields.get("importance")
     if importance is not None:
@@ -180,18 +207,16 @@ def prepare_chunk(fields: Mapping[str, Any], config: Config, now: datetime | Non
     text, speaker = clean(text), clean(speaker)
     session = clean(session) if session else None
     source = clean(source) if source else None
+    # Topics reach ROOT.md and `memtree context`, so they are redacted like the text. One that was
+    # wholly a secret labels nothing and is dropped (the redaction is still counted); one that only
+    # holds a secret keeps its words around the placeholder.
+    topics = tuple(dict.fromkeys(t for t in map(clean, labels) if not only_placeholders(t)))
 
     chunk_id = fields.get("id")
     if chunk_id is None or chunk_id == "":
         chunk_id = derive_chunk_id(timestamp, speaker, text, session, source)
-    elif not isinstance(chunk_id, str) or not valid_id(chunk_id):
-        shown = repr(chunk_id)[:80]
-        why = (
-            "it is a reserved device name on Windows"
-            if isinstance(chunk_id, str) and ID_PATTERN.fullmatch(chunk_id)
-            else "ids are 1-64 characters of A-Z a-z 0-9 _ -"
-        )
-        raise InvalidInputError(f"invalid id {shown}: {why}", hint="leave the id out to derive one from the content")
+    else:
+        _check_new_id(chunk_id, config)
     chunk = Chunk(chunk_id, timestamp, speaker, text, session, source, topics, importance)
     return Prepared(chunk, dict(sorted(counts.items())))
 

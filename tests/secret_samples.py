@@ -210,6 +210,161 @@ def generic_assignment(rng: random.Random) -> Sample:
     return Sample(template.format(value), value)
 
 
+HEX = "0123456789abcdef"
+
+
+def gitlab(rng: random.Random) -> Sample:
+    kind = rng.choice(["glpat", "glpat", "gldt", "glrt", "glptt", "glsoat", "glcbt", "glft"])
+    key = f"{kind}-" + pick(rng, URLSAFE, rng.choice([20, 20, 27, 40]))
+    if rng.random() < 0.3:  # GitLab 17's routable form
+        key += f".0{rng.randint(1, 9)}." + pick(rng, string.ascii_lowercase + string.digits, 9)
+    return Sample(key, key)
+
+
+def npm(rng: random.Random) -> Sample:
+    key = "npm_" + pick(rng, ALNUM, 36)
+    return Sample(key, key)
+
+
+def mailgun(rng: random.Random) -> Sample:
+    key = "key-" + pick(rng, HEX, 32)
+    return Sample(key, key)
+
+
+def discord_webhook(rng: random.Random) -> Sample:
+    host = rng.choice(["discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com"])
+    url = f"https://{host}/api/webhooks/" + pick(rng, string.digits, rng.randint(17, 19)) + "/" + pick(rng, URLSAFE, 68)
+    return Sample(url, url)
+
+
+def sentry_dsn(rng: random.Random) -> Sample:
+    key = pick(rng, HEX, 32)
+    if rng.random() < 0.3:  # an old DSN, with the secret key too
+        key += ":" + pick(rng, HEX, 32)
+    host = rng.choice([f"o{rng.randint(1, 999999)}.ingest.sentry.io", "sentry.example.com", "errors.internal:9000"])
+    return Sample(f"https://{key}@{host}/{rng.randint(1, 9999)}", key)
+
+
+def azure_key(rng: random.Random) -> Sample:
+    if rng.random() < 0.6:
+        key = base64.b64encode(rng.randbytes(64)).decode()
+        account = f"AccountName=acct{rng.randint(1, 99)}"
+        text = f"DefaultEndpointsProtocol=https;{account};AccountKey={key};EndpointSuffix=core.windows.net"
+    else:
+        key = base64.b64encode(rng.randbytes(32)).decode()
+        endpoint = f"Endpoint=sb://ns{rng.randint(1, 99)}.servicebus.windows.net/"
+        text = f"{endpoint};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={key}"
+    return Sample(text, key)
+
+
+def url_signature(rng: random.Random) -> Sample:
+    if rng.random() < 0.6:  # an Azure SAS URL; the signature is URL-encoded base64
+        sig = base64.b64encode(rng.randbytes(32)).decode().replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+        text = (
+            f"https://acct.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r"
+            f"&se=2026-05-01T00:00:00Z&spr=https&sig={sig}"
+        )
+    else:  # an S3 presigned URL
+        sig = pick(rng, HEX, 64)
+        text = (
+            "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+            f"&X-Amz-Date=20260501T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature={sig}"
+        )
+    return Sample(text, sig)
+
+
+IBAN_LENGTHS = {"DE": 22, "GB": 22, "FR": 27, "NL": 18, "ES": 24, "IT": 27, "BE": 16, "CH": 21, "NO": 15, "PL": 28}
+
+
+def iban(rng: random.Random) -> Sample:
+    country = rng.choice(sorted(IBAN_LENGTHS))
+    size = IBAN_LENGTHS[country] - 4
+    bank = pick(rng, string.ascii_uppercase, 4) if country in ("GB", "NL") else pick(rng, string.digits, 4)
+    bban = bank + pick(rng, string.digits, size - 4)
+    number = int("".join(str(int(char, 36)) for char in bban + country + "00"))
+    value = f"{country}{98 - number % 97:02d}{bban}"
+    if rng.random() < 0.5:
+        value = " ".join(value[i : i + 4] for i in range(0, len(value), 4))
+    return Sample(value, value)
+
+
+def luhn_complete(prefix: str, length: int, rng: random.Random) -> str:
+    body = prefix + pick(rng, string.digits, length - len(prefix) - 1)
+    total = sum(
+        (d * 2 - 9 if d * 2 > 9 else d * 2) if i % 2 == 0 else d for i, d in enumerate(map(int, reversed(body)))
+    )
+    return body + str(-total % 10)
+
+
+def card_number(rng: random.Random) -> Sample:
+    prefix, length = rng.choice(
+        [("4", 16), ("51", 16), ("55", 16), ("2221", 16), ("2720", 16), ("34", 15), ("37", 15), ("6011", 16),
+         ("65", 16), ("3530", 16), ("62", 19), ("36", 14)]
+    )  # fmt: skip
+    number = luhn_complete(prefix, length, rng)
+    separator = rng.choice(["", " ", "-"])
+    if separator and length == 16:
+        number = separator.join(number[i : i + 4] for i in range(0, 16, 4))
+    elif separator and length in (14, 15):
+        number = separator.join([number[:4], number[4:10], number[10:]])
+    return Sample(number, number)
+
+
+def short_password(rng: random.Random) -> str:
+    """4 to 10 characters holding a digit or a symbol (a word with a final "!" or "?" reads as prose):
+    too short and too plain for generic-assignment (whose 3.5 bits per character no value under 12
+    characters reaches)."""
+    while True:
+        word = rng.choice(["hunter", "dragon", "Summer", "monkey", "tr0ub", "P@ss", "qwerty", "letmein", "admin"])
+        value = (word + pick(rng, string.digits + "!#%*", rng.randint(1, 4)))[: rng.randint(4, 10)]
+        if not value.rstrip("!?").isalpha():
+            return value
+
+
+def password_assignment(rng: random.Random) -> Sample:
+    value = short_password(rng)
+    template = rng.choice(
+        [
+            "DB_PASSWORD={}",
+            "password: {}",
+            '"password": "{}"',
+            "PGPASSWORD={}",
+            "MYSQL_ROOT_PASSWORD: '{}'",
+            "spring.datasource.password={}",
+            "passphrase = {}",
+            "Server=db.internal;Database=app;User Id=sa;Password={};",
+            "Driver={{PostgreSQL}};Server=db;Uid=app;Pwd={};",
+            "jdbc:mysql://db:3306/app?user=app&password={}",
+            "--password={}",
+        ]
+    )
+    return Sample(template.format(value), value)
+
+
+def password_stated(rng: random.Random) -> Sample:
+    if rng.random() < 0.2:
+        value = pick(rng, string.digits, rng.randint(4, 8))
+        template = rng.choice(["my PIN is {}", "the PIN for the door is {}", "SIM pin code is {}"])
+    elif rng.random() < 0.25:
+        value = " ".join(rng.sample(["correct", "horse", "battery", "staple", "purple", "monkey"], 3))
+        template = rng.choice(["the wifi passphrase is '{}'", 'set the root password to "{}"', "my password is “{}”"])
+    else:  # a bare word is a password when it holds a digit or a symbol ("is wrong" states none)
+        value = short_password(rng)[:9] + rng.choice(string.digits + "#$%&*+=@")
+        template = rng.choice(
+            [
+                "my password is {}",
+                "the password for the staging db is {}",
+                "Password for alice@example.com is now {}",
+                "I changed the password to {}",
+                "the admin password was changed to {}",
+                "our vpn passcode is {}",
+                "the password's {}",
+                "password for prod: {}",
+            ]
+        )
+    return Sample(template.format(value), value)
+
+
 TRUE_POSITIVES: dict[str, Generator] = {
     "private-key": private_key,
     "openai": openai,
@@ -224,10 +379,21 @@ TRUE_POSITIVES: dict[str, Generator] = {
     "stripe": stripe,
     "huggingface": huggingface,
     "jwt": jwt,
+    "gitlab": gitlab,
+    "npm": npm,
+    "mailgun": mailgun,
+    "discord-webhook": discord_webhook,
+    "sentry-dsn": sentry_dsn,
+    "azure-key": azure_key,
+    "url-signature": url_signature,
+    "iban": iban,
     "anthropic-broad": anthropic_broad,
     "openai-broad": openai_broad,
     "url-credentials": url_credentials,
     "generic-assignment": generic_assignment,
+    "password-assignment": password_assignment,
+    "password-stated": password_stated,
+    "card-number": card_number,
 }
 
 # Where a secret sits in a document; {} is the sample's text. The JSON context puts "\n" escapes
@@ -356,6 +522,9 @@ def benign_corpus(rng: random.Random, per_kind: int = 60) -> list[tuple[str, str
     add("code", lambda: rng.choice(CODE))
     add("prose", lambda: " ".join(rng.sample(PROSE, 3)))
     add("mixed", lambda: "\n".join([rng.choice(PROSE), rng.choice(CODE), rng.choice(WORDS)]))
+    add("password-talk", lambda: rng.choice(PASSWORD_TALK))
+    add("numbers", lambda: numbers(rng))
+    add("sha256-upper", lambda: f"SHA256 {hexstr(64).upper()} checked; md5 {hexstr(32).upper()}")
     # Harder cases, where a broad rule is expected to over-redact now and then: ids and hashes
     # under names that contain a keyword, and "sk-<ticket>" branch names.
     add("labelled-ids", lambda: rng.choice(labelled_ids(rng)))
@@ -365,6 +534,58 @@ def benign_corpus(rng: random.Random, per_kind: int = 60) -> list[tuple[str, str
     example_secret = "/".join(["wJalrXUtnFEMI", "K7MDENG", "bPxRfiCYEXAMPLEKEY"])
     samples.append(("aws-doc", f'aws_secret_access_key = "{example_secret}"'))
     return samples
+
+
+# Prose about passwords, PINs and keys that states none (issue 31's "in words" rule must stay quiet).
+PASSWORD_TALK = [
+    "The password is wrong, so the login fails with a 401.",
+    "Your password is too short: use at least 12 characters.",
+    "The password is stored hashed with bcrypt (cost 12), never in plain text.",
+    "Set the password to expire after 90 days.",
+    "The PIN is 4 digits long and locks after 3 attempts.",
+    "The password was rotated on 2024-03-01 after the incident.",
+    "Password reset is broken on Safari 17.",
+    "the password for the staging db is in 1Password, under Infra.",
+    "My password is the same one as last year; I will change it.",
+    "The password hash is sha256:9f86d081 in the old schema, bcrypt in the new one.",
+    "Passwords are checked against the breach list on every change.",
+    "The pwd command prints /home/alice/project here.",
+    "PWD=/home/alice/project OLDPWD=/home/alice",
+    "The pin on the board is GPIO17; pin 13 drives the LED.",
+    "The passphrase is required when the key is loaded.",
+    "The password field is #login-password in the form.",
+    "password: str, password_confirm: str, pin: int | None = None",
+    "def login(user: str, password: Optional[str] = None) -> bool: ...",
+    "if password is None: password = getpass()",
+    "The wifi password is on the fridge.",
+    "Keep passwords in the vault; the password manager syncs them.",
+    "We pinned numpy to 1.26.4 and pinning torch is next.",
+    "mapping, shipping and dropping rows are the three steps.",
+    "passwords: bcrypt? or argon2id, which the OWASP sheet prefers",
+    "Password: nope! Use the SSO button instead.",
+]
+
+
+def numbers(rng: random.Random) -> str:
+    """Long numbers that are not card numbers: timestamps, ids, phones, ISBNs, amounts, counts."""
+    return rng.choice(
+        [
+            f"created_at_ms={rng.randint(1_500_000_000_000, 1_800_000_000_000)}",
+            f"ts_ns: {rng.randint(1_500_000_000, 1_800_000_000) * 10**9 + rng.randint(0, 10**9 - 1)}",
+            f"tweet {rng.randint(10**18, 2 * 10**18)} and discord user {rng.randint(10**17, 10**18 - 1)}",
+            f"call +44 20 {rng.randint(1000, 9999)} {rng.randint(1000, 9999)}"
+            f" or +1-415-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+            f"ISBN 978-{rng.randint(0, 1)}-{rng.randint(100, 999)}-{rng.randint(10000, 99999)}-{rng.randint(0, 9)}",
+            f"total: {rng.randint(1, 999)},{rng.randint(100, 999)},{rng.randint(100, 999)}.{rng.randint(10, 99)} EUR",
+            f"years {' '.join(str(rng.randint(1990, 2030)) for _ in range(4))} and {rng.randint(1990, 2030)}",
+            f"account {rng.randint(10**11, 10**12 - 1)} in region eu-west-1",
+            f"{rng.randint(10**9, 10**12)} bytes in {rng.randint(1, 999)} files",
+            f"host 10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}:{rng.randint(1024, 65535)}",
+            f"u64 max is 18446744073709551615; i64 max {2**63 - 1}; pi 3.14159265358979323846",
+            f"order #{rng.randint(10**7, 10**10)} shipped,"
+            f" invoice INV-{rng.randint(2020, 2030)}-{rng.randint(10**5, 10**6)}",
+        ]
+    )
 
 
 BRANCH_WORDS = ["fix", "login", "redirect", "loop", "on", "safari", "add", "retry", "to", "upload", "docs"]
@@ -433,4 +654,28 @@ def adversarial_shapes(size: int, seed: int = 6) -> dict[str, str]:
         "sk-ant-": repeat("sk-ant-", size),
         "placeholders": repeat("[REDACTED:openai:0123abcd]", size),
         "hooks": repeat("https://hooks.slack.com/services/T", size),
+        # the rules added for issue 31
+        "glpat-": repeat("glpat-", size),
+        "glpat-dots": "glpat-" + repeat("a1b2c3d4e5f6g7h8i9j0.", size - 6),
+        "npm_": repeat("npm_", size),
+        "key-": repeat("key-", size),
+        "key-hex": repeat("key-0123456789abcdef", size),
+        "webhooks": repeat("https://discord.com/api/webhooks/1", size),
+        "hex-userinfo": repeat("://" + "a1" * 16 + ":", size),
+        "AccountKey=": repeat("AccountKey=", size),
+        "sig=": repeat("&sig=", size),
+        "password is": repeat("password is ", size),
+        "password for": repeat("the password for a b c d ", size),
+        "password for colons": repeat("password for a:b:c:d:e:f:g:h:i:j:k:l:m ", size),
+        "password quote": 'password="' + "a" * (size - 10),
+        "password curly": "the password is \u201c" + "a1" * ((size - 17) // 2),
+        "password value": repeat("password: a1", size),
+        "pin": repeat("pin ", size),
+        "p": "p" * size,
+        "digits": "4" * size,
+        "card-groups": repeat("4111 ", size),
+        "card-dashes": repeat("5500-", size),
+        "iban-groups": "DE89" + repeat(" 3704", size - 4),
+        "iban-run": "DE89" + "0" * (size - 4),
+        "iban-prefixes": repeat("GB82", size),
     }
