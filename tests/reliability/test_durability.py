@@ -101,7 +101,11 @@ ALLOWED_WRITES = {
     ("sample.py", 'with open(args[0], "w", encoding="utf-8", newline="\\n") as out:'),  # a dev script's output
     ("health.py", "(vault.root / problem.path).unlink(missing_ok=True)"),  # doctor --fix: a stale temp file
     ("index.py", 'os.unlink(f"{self.path}{suffix}")'),  # the derived SQLite index, discarded when damaged
-    ("index.py", "db = sqlite3.connect(self.path, timeout=120, isolation_level=None, check_same_thread=False)"),
+    (
+        "index.py",
+        "db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)",
+    ),
+    ("index.py", 'db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)'),  # no file at all
 }
 
 
