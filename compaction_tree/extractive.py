@@ -21,7 +21,7 @@ from typing import Any
 
 from .config import Config
 from .markdown import render_bullet
-from .summarizers import Limits, Unit, Usage
+from .summarizers import Limits, Unit, UnitFailed, Usage
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
 from .text import bounded, content_tokens, prose_share, sentences, stem, word_form
 from .tokens import counter_for, tokenizer_name
@@ -132,9 +132,14 @@ class ExtractiveSummarizer:
         return unit.tokens, unit.budget, 0.0
 
     def summarize(self, unit: Unit) -> Draft:
-        if unit.period.level == "daily":
-            return self._daily(unit)
-        return self._rollup(unit)
+        # Input so deep or large that reading it exhausts the stack or memory fails this unit alone,
+        # reported like a model's failure: raised, it would stop every nightly run at the same day.
+        try:
+            if unit.period.level == "daily":
+                return self._daily(unit)
+            return self._rollup(unit)
+        except (RecursionError, MemoryError) as exc:
+            raise UnitFailed(f"the built-in summarizer could not read it ({type(exc).__name__})") from None
 
     # ---------------------------------------------------------------- days
 

@@ -33,6 +33,7 @@ from compaction_tree.model import Chunk
 from compaction_tree.periods import day_period
 from compaction_tree.summarizers import Unit
 from compaction_tree.vault import Vault
+from tests.helpers import memtree
 
 from .faults import SLOW
 
@@ -191,3 +192,26 @@ def test_a_day_of_twelve_one_megabyte_chunks_compacts_in_bounded_memory(vault: V
     assert failed == 0 and (vault.root / "daily" / "2026-03-02.md").exists()
     assert peak_kib < 1 << 20, f"peak memory {peak_kib / 1024:.0f} MiB"
     assert "Postgres" in (vault.root / "ROOT.md").read_text()
+
+
+def test_a_day_the_summarizer_cannot_read_is_reported_and_the_others_are_written(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import compaction_tree.facts.extract as extract
+
+    for day in (2, 3, 4):
+        add(vault, f"We decided to keep Postgres, said on day {day}.", timestamp=f"2026-03-0{day}T10:00")
+    real = extract.extract_facts
+
+    def exhausts_the_stack_on_day_3(unit: Unit, config: object) -> object:
+        if unit.period.key == "2026-03-03":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(unit, config)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(extract, "extract_facts", exhausts_the_stack_on_day_3)
+    run = memtree("--vault", str(vault.root), "compact", "--json")
+    assert run.code == 6, run.stderr
+    assert [failed["unit"] for failed in run.json()["failed"]] == ["daily/2026-03-03.md"]
+    assert "RecursionError" in run.json()["failed"][0]["reason"]
+    assert (vault.root / "daily" / "2026-03-02.md").exists() and (vault.root / "daily" / "2026-03-04.md").exists()
+    assert not (vault.root / "daily" / "2026-03-03.md").exists()
