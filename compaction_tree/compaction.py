@@ -17,6 +17,7 @@ depend on which unit finishes first, nor on whether the run was interrupted befo
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import defaultdict
@@ -158,6 +159,7 @@ class Compactor:
         self._index = index
         if not self.dry_run:  # temps left by killed writers, found by the sync's listing: no second walk
             temp_folders = [self.vault.root / folder for folder in sorted(synced.temp_folders)]
+            self.vault.sweep_temps(folders=self.vault.lock_holders_folders(), older_than=-math.inf)
             self.vault.sweep_temps(folders=[*self.vault.writable_folders(), *temp_folders])
         by_day: dict[str, list[ChunkRef]] = defaultdict(list)
         for ref in index.chunk_refs():

@@ -508,9 +508,17 @@ class Vault:
             self.derived / "cache",
         ]
 
-    def sweep_temps(self, now: float | None = None, folders: Iterable[Path] | None = None) -> int:
+    def lock_holders_folders(self) -> list[Path]:
+        """Where only a holder of the compaction lock writes (summaries, facts): once a run holds the
+        lock, every temp file there is a killed run's, however young. Not ROOT.md's folder (`memtree
+        root` writes it without the lock), and never raw/, where an `add` may be in flight."""
+        return [*(self.root / level for level in SUMMARY_DIRS), self.root / "facts"]
+
+    def sweep_temps(
+        self, now: float | None = None, folders: Iterable[Path] | None = None, older_than: float = STALE_TEMP_SECONDS
+    ) -> int:
         removed = 0
-        for path in self.stale_temps(now, folders=folders):
+        for path in self.stale_temps(now, older_than, folders):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
                 removed += 1
