@@ -19,21 +19,29 @@ from .model import valid_id
 from .vault import DERIVED, RAW, SUMMARY_DIRS, Vault
 
 
-def record_run(vault: Vault, report: CompactReport, finished: datetime) -> None:
-    """.memtree/last_run.json for `memtree status` (derived and git-ignored: a wall-clock time is fine here)."""
+def record_run(vault: Vault, report: CompactReport, finished: datetime, not_committed: str | None = None) -> None:
+    """.memtree/last_run.json for `memtree status` (derived and git-ignored: a wall-clock time is fine here).
+    `not_committed`: why --commit made no commit, which under cron only the log would say otherwise."""
     data = {
         **report.to_json(),
         "finished": finished.astimezone(vault.config.tz).isoformat(timespec="seconds"),
         "written": len(report.written),
+        "not_committed": not_committed,
     }
     vault.write(f"{DERIVED}/{LAST_RUN}", (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
 def _git(vault: Vault, *args: str) -> subprocess.CompletedProcess[str]:
     # --no-optional-locks: a background run never rewrites the index only to refresh its stat data
-    return subprocess.run(
-        ["git", "--no-optional-locks", "-C", str(vault.root), *args], capture_output=True, text=True, timeout=120
-    )
+    return _run(["git", "--no-optional-locks", "-C", str(vault.root), *args], None, 120)
+
+
+def _run(command: list[str], stdin: str | None, timeout: int) -> subprocess.CompletedProcess[str]:
+    """A git command; one that hangs (a signing key's passphrase prompt under cron) fails like any other."""
+    try:
+        return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(command, 124, "", f"no answer in {timeout} s")
 
 
 def in_git_work_tree(vault: Vault) -> bool:
@@ -108,10 +116,16 @@ def refuse_unsafe_state(vault: Vault) -> None:
     for (_, what, end), path in zip(IN_PROGRESS, markers.stdout.splitlines(), strict=False):
         if (vault.root / path).exists():  # relative to the folder git ran in
             raise GitBusyError(f"not committing: the repository is in the middle of {what}", f"end it (`{end}`){THEN}")
-    if _git(vault, "ls-files", "--unmerged", "--", ":/").stdout:
+    unmerged = _git(vault, "ls-files", "--unmerged", "--", ":/")
+    if unmerged.returncode != 0:
+        raise _fail("ls-files", unmerged)
+    if unmerged.stdout:
         raise GitBusyError("not committing: the repository has unresolved conflicts", f"resolve them{THEN}")
-    if _git(vault, "symbolic-ref", "-q", "HEAD").returncode == 1:
+    branch = _git(vault, "symbolic-ref", "-q", "HEAD")
+    if branch.returncode == 1:
         raise GitBusyError("not committing: HEAD is detached (on no branch)", f"`git switch` to a branch{THEN}")
+    if branch.returncode != 0:
+        raise _fail("symbolic-ref", branch)
 
 
 THEN = ", then run `memtree compact --commit` again: the summaries are written, it commits them"
@@ -170,13 +184,8 @@ def pending_changes(vault: Vault) -> Pending:
 
 
 def _git_with_paths(top: str, paths: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", "-C", top, "--literal-pathspecs", *args, "--pathspec-from-file=-", "--pathspec-file-nul"],
-        input="\0".join(paths) + "\0",  # through stdin: a first commit can hold 100,000 chunk files
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    command = ["git", "-C", top, "--literal-pathspecs", *args, "--pathspec-from-file=-", "--pathspec-file-nul"]
+    return _run(command, "\0".join(paths) + "\0", 300)  # through stdin: a first commit can hold 100,000 chunks
 
 
 def commit_changes(vault: Vault) -> str | None:

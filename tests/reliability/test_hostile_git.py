@@ -118,6 +118,14 @@ def test_a_started_bisect_refuses_though_head_is_still_on_its_branch(tmp_path: P
     git(repo, "bisect", "start")
     result = compact_commit(vault)
     assert result.code == errors.UNSAFE and "bisect" in result.stderr and "git bisect reset" in result.stderr
+    # under cron only the log has that line: `status` says it too, until a run commits
+    assert "not committed: not committing: the repository is in the middle of a bisect" in status(vault)
+    git(repo, "bisect", "reset")
+    assert compact_commit(vault).code == 0 and "not committed" not in status(vault)
+
+
+def status(vault: Vault) -> str:
+    return memtree("--vault", str(vault.root), "status").stdout
 
 
 def test_a_linked_worktree_mid_merge_is_refused_and_its_clean_state_commits(tmp_path: Path) -> None:
