@@ -96,13 +96,13 @@ NEXT_RUN = "the summaries are written; the next `memtree compact --commit` commi
 # cherry-pick, revert, bisect) the commit lands on a detached HEAD and `--abort` or `bisect reset`
 # takes them out of the work tree.
 IN_PROGRESS = (
-    ("MERGE_HEAD", "a merge", "git merge --continue` or `git merge --abort"),
-    ("rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"),
-    ("rebase-apply", "a rebase or `git am`", "git rebase --continue` or `--abort` (`git am` likewise)"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue` or `git cherry-pick --abort"),
-    ("REVERT_HEAD", "a revert", "git revert --continue` or `git revert --abort"),
-    ("sequencer", "a cherry-pick or revert", "git cherry-pick --continue` or `--quit` (`git revert` likewise)"),
-    ("BISECT_LOG", "a bisect", "git bisect reset"),
+    ("MERGE_HEAD", "a merge", "`git merge --continue` or `git merge --abort`"),
+    ("rebase-merge", "a rebase", "`git rebase --continue` or `git rebase --abort`"),
+    ("rebase-apply", "a rebase or `git am`", "`git rebase --continue` or `--abort`; `git am` likewise"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "`git cherry-pick --continue` or `git cherry-pick --abort`"),
+    ("REVERT_HEAD", "a revert", "`git revert --continue` or `git revert --abort`"),
+    ("sequencer", "a cherry-pick or revert", "`git cherry-pick --continue` or `--quit`; `git revert` likewise"),
+    ("BISECT_LOG", "a bisect", "`git bisect reset`"),
 )
 
 
@@ -115,7 +115,7 @@ def refuse_unsafe_state(vault: Vault) -> None:
         raise _fail("rev-parse", markers)
     for (_, what, end), path in zip(IN_PROGRESS, markers.stdout.splitlines(), strict=False):
         if (vault.root / path).exists():  # relative to the folder git ran in
-            raise GitBusyError(f"not committing: the repository is in the middle of {what}", f"end it (`{end}`){THEN}")
+            raise GitBusyError(f"not committing: the repository is in the middle of {what}", f"end it ({end}){THEN}")
     unmerged = _git(vault, "ls-files", "--unmerged", "--", ":/")
     if unmerged.returncode != 0:
         raise _fail("ls-files", unmerged)
