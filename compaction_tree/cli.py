@@ -206,6 +206,8 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
             f"last run  {run.get('finished', '?')}: {run.get('written', 0)} written, {run.get('calls', 0)} LLM calls, "
             f"${run.get('cost', 0):.4f}"
         )
+        if run.get("not_committed"):
+            lines.append(f"          not committed: {run['not_committed']}")
     typer.echo("\n".join(lines))
 
 
@@ -266,7 +268,9 @@ def compact(
     commit: Annotated[
         bool,
         typer.Option(
-            "--commit", help="git commit memtree's changed files (chunks, summaries, facts, ROOT.md; never .memtree/)."
+            "--commit",
+            help="git commit memtree's changed files (chunks, summaries, facts, ROOT.md; never .memtree/ "
+            "nor other files); refused mid-merge, mid-rebase, on a detached HEAD.",
         ),
     ] = False,
     allow_network_fs: Annotated[
@@ -299,17 +303,22 @@ def compact(
                 progress=progress,
                 allow_network_fs=allow_network_fs,
             )
-        committed = None
+        committed, not_committed = None, None
         if not dry_run and not report.skipped:
-            record_run(vault, report, now())
             if commit:
                 if not in_git_work_tree(vault):
                     sys.stderr.write(f"memtree: {vault.root} is not in a git work tree; nothing committed\n")
-                committed = commit_changes(vault)
+                try:
+                    committed = commit_changes(vault)
+                except errors.MemtreeError as exc:
+                    not_committed = exc  # the compaction is done: say what it did, then why no commit
+            record_run(vault, report, now(), str(not_committed) if not_committed else None)
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
         typer.echo(_describe(report, committed))
+    if not_committed:
+        fail(not_committed)
     if report.failed:
         raise typer.Exit(errors.PARTIAL)
 

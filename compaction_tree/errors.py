@@ -14,7 +14,7 @@ NO_VAULT = 3  # no vault found, or the folder is not a vault
 BAD_INPUT = 4  # an invalid id, timestamp, text, file or config value
 CONFLICT = 5  # an id that already exists with different content, or whose file is unreadable
 PARTIAL = 6  # some records or units failed; the rest were done
-UNSAFE = 7  # refused: a symlink out of the vault, a network filesystem, an unreadable vault file
+UNSAFE = 7  # refused: a symlink out of the vault, a network filesystem, an unreadable vault file, a risky commit
 LLM = 8  # the model could not be used (configuration, authentication, budget exhausted by errors)
 STALE = 9  # `memtree root --check`: ROOT.md is out of date
 
@@ -68,6 +68,12 @@ class VaultFormatError(MemtreeError):
 
 
 class NetworkFilesystemError(MemtreeError):
+    exit_code = UNSAFE
+
+
+class GitBusyError(MemtreeError):
+    """`compact --commit` refused: git is mid-merge, mid-rebase, ... where a commit could lose files."""
+
     exit_code = UNSAFE
 
 
