@@ -578,6 +578,31 @@ class Index:
                 found[rowid] = order[position + 1]
         return found
 
+    def conversations(self, rowids: Sequence[int]) -> dict[str, list[int]]:
+        """The conversations the given chunks belong to, each with all its chunks' rowids: a chunk's
+        session, or its day when it has none (the tree's own grouping of what was said together)."""
+        keys: set[tuple[str, str]] = set()
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start : start + 500]
+            sql = f"SELECT session, day FROM chunks WHERE rowid IN ({','.join('?' * len(batch))})"
+            keys |= {("session", r[0]) if r[0] is not None else ("day", r[1]) for r in self.db.execute(sql, batch)}
+        found: dict[str, list[int]] = {}
+        for column, value in sorted(keys):
+            where = "session = ?" if column == "session" else "day = ? AND session IS NULL"
+            found[f"{column}:{value}"] = [
+                r[0] for r in self.db.execute(f"SELECT rowid FROM chunks WHERE {where}", (value,))
+            ]
+        return found
+
+    def stems_of(self, rowids: Sequence[int]) -> dict[int, str]:
+        """The ranking terms of each chunk, as indexed (space-separated stems)."""
+        found: dict[int, str] = {}
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start : start + 500]
+            sql = f"SELECT rowid, stems FROM chunk_fts WHERE rowid IN ({','.join('?' * len(batch))})"
+            found.update((int(r[0]), str(r[1])) for r in self.db.execute(sql, batch))
+        return found
+
     def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks each ranking term occurs in (FTS5's vocabulary table)."""
         found: dict[str, int] = {}

@@ -1,0 +1,143 @@
+"""Recall among distractors: LoCoMo dev conversations in one vault with synthetic distractor chunks,
+memtree's recall against session-level BM25 in the same run.
+
+Run (from the project root; numpy comes with the dev extras):
+  .venv/bin/python tests/bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
+  .venv/bin/python tests/bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
+  .venv/bin/python tests/bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
+
+The data, the baselines (bm25_session: whole sessions by BM25, packed best first) and the scoring
+(the share of a question's evidence turns whose text is in the context) are
+../shared/tools/membench.py's, imported from there so both count the same way; memtree's recall
+is called in process on a vault built once under --work. Distractors are tests/bench/corpus.py's
+noise (software, work and personal chat, plant=False) over LoCoMo's dates, --noise chunks a day on
+average: they enter the baselines' memory too. Never point --data at LoCoMo's held-out
+conversations (see ../shared/datasets/README.md). Output quotes no data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parents[3] / "shared" / "tools"))
+
+import membench as mb  # noqa: E402
+
+from compaction_tree.index import Index  # noqa: E402
+from compaction_tree.retrieval import recall  # noqa: E402
+from compaction_tree.tokens import bundled_tokenizer_dir  # noqa: E402
+from compaction_tree.vault import Vault  # noqa: E402
+from tests.bench.corpus import generate  # noqa: E402
+
+# membench loads tiktoken itself: from the encodings litellm's wheel carries, as memtree does
+os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(bundled_tokenizer_dir() or ""))
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+
+
+def distractors(per_day: int) -> mb.Conversation:
+    raw = generate(7, days=300, chunks_per_day=(per_day // 2, per_day * 3 // 2), start=date(2023, 1, 1), plant=False)
+    sessions: dict[str, int] = {}
+    chunks = []
+    for seq, record in enumerate(raw.chunks):
+        number = sessions.setdefault(record["session"], len(sessions) + 1)
+        chunks.append(
+            mb.Chunk(
+                f"noise:D{number}:{seq}",
+                "noise",
+                seq,
+                number,
+                record["timestamp"][:19],
+                record["speaker"],
+                record["text"],
+            )
+        )
+    dates: dict[int, str] = {}
+    for chunk in chunks:
+        dates.setdefault(chunk.session, chunk.timestamp)
+    return mb.Conversation("noise", "noise", ("user", "assistant"), chunks, dates, [], {})
+
+
+def build(memory: mb.Memory, work: Path) -> tuple[Vault, float]:
+    vault_dir = work / "vault"
+    started = time.perf_counter()
+    if not (vault_dir / "memtree.yaml").exists():
+        memtree = [sys.executable, "-m", "compaction_tree", "--vault", str(vault_dir)]
+        vault_dir.mkdir(parents=True)
+        subprocess.run([*memtree, "init", "--timezone", "UTC"], check=True, capture_output=True)
+        records = work / "import.jsonl"
+        with records.open("w", encoding="utf-8") as out:
+            for c in memory.chunks:
+                out.write(
+                    json.dumps(
+                        {"id": mb.vault_id(c.id), "timestamp": c.timestamp, "speaker": c.speaker, "text": c.text}
+                    )
+                )
+                out.write("\n")
+        subprocess.run([*memtree, "import", str(records)], check=True, capture_output=True)
+        subprocess.run([*memtree, "compact"], check=True, capture_output=True)
+    return Vault.open(vault_dir), time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=HERE.parents[3] / "shared" / "datasets" / "locomo-dev.json")
+    parser.add_argument("--noise", type=int, default=0, help="distractor chunks a day, on average (0: none)")
+    parser.add_argument("--ask", default="", help="ask only this conversation's questions (e.g. conv-26)")
+    parser.add_argument("--questions", type=int, default=300)
+    parser.add_argument("--budgets", default="2000,5000,8000")
+    parser.add_argument("--work", type=Path, help="where the vault is built (kept, and reused when present)")
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    count = mb.TokenCounter("auto", 30)
+    convs = mb.load_locomo(args.data)
+    if args.noise:
+        convs.append(distractors(args.noise))
+    memory = mb.Memory(convs, combined=True)
+    baseline = mb.MemoryIndex(memory, count)
+    work = args.work or Path(f"/tmp/memtree-eval-scale-{args.noise}")
+    vault, built = build(memory, work)
+    tokens = sum(count(c.text) for c in memory.chunks)
+    print(f"{len(memory.chunks):,} chunks, {tokens:,} tokens ({count.name}); vault built in {built:.1f} s")
+    ask = args.ask.replace("-", "")
+    questions = [qa for conv in convs for qa in conv.qa if qa.evidence and (not ask or conv.key == ask)]
+    random.Random(1).shuffle(questions)
+    questions = questions[: args.questions]
+    evidence = {c.id: mb.normalize(c.text) for c in memory.chunks}
+    found: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    latencies = []
+    with Index(vault) as index:
+        index.sync()
+        for qa in questions:
+            for budget in budgets:
+                started = time.perf_counter()
+                ours = recall(vault, qa.question, budget, index)
+                latencies.append(time.perf_counter() - started)
+                theirs = baseline.bm25_session(qa.question, budget)
+                for method, context in (("memtree", ours.context), ("bm25_session", theirs.context)):
+                    score = mb.score_retrieval(qa, mb.Retrieval(context, count(context)), evidence)["recall"]
+                    found[(method, budget, 0)].append(score)
+                    found[(method, budget, qa.category)].append(score)
+    print(f"{len(questions)} questions; median recall latency {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
+    print(f"{'budget':>6} {'category':12} {'memtree':>8} {'bm25_session':>12}")
+    for budget in budgets:
+        for category in (0, *CATEGORIES):
+            ours_, theirs_ = found[("memtree", budget, category)], found[("bm25_session", budget, category)]
+            if ours_:
+                name = CATEGORIES.get(category, "all")
+                print(f"{budget:>6} {name:12} {sum(ours_) / len(ours_):8.3f} {sum(theirs_) / len(theirs_):12.3f}")
+
+
+if __name__ == "__main__":
+    main()
