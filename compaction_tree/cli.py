@@ -449,9 +449,10 @@ def context(ctx: typer.Context) -> None:
 @app.command()
 def mcp(ctx: typer.Context) -> None:
     """Serve the vault to MCP clients over stdio: context, recall, know, facts, remember and add as tools,
-    ROOT.md and its summaries as resources. Needs the mcp extra: pip install 'memtree[mcp]'.
+    ROOT.md and its summaries as resources. Needs the package's mcp extra (README.md, MCP server).
+    In Claude Code: claude mcp add memtree -- memtree --vault DIR mcp
 
-    Example: claude mcp add memtree -- memtree --vault ~/agent-memory mcp
+    Example: memtree --vault ~/agent-memory mcp
     """
     with user_errors():
         vault = open_vault(ctx)  # a vault that cannot be found fails here, before the server starts
