@@ -108,7 +108,7 @@ class RawServer:
         return self.proc.stderr.read()
 
 
-@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25"])
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
 def test_the_initialize_handshake_answers_each_revision_clients_send(vault: Vault, version: str) -> None:
     server = RawServer(vault.root)
     answer = server.ask(
@@ -184,6 +184,28 @@ def test_every_tool_over_stdio_and_the_server_writes_nothing_but_chunks(sample: 
     new = {path for path in after if path not in before}
     assert {path for path in before if after.get(path) != before[path]} == set()  # nothing rewritten
     assert len(new) == 2 and all(path.startswith("raw/") for path in new)  # two chunks, nothing else
+
+
+def test_a_revision_the_server_does_not_know_gets_its_newest_handshake_revision(vault: Vault) -> None:
+    server = RawServer(vault.root)
+    offered = {"protocolVersion": "2099-01-01", "capabilities": {}, "clientInfo": {"name": "future", "version": "9"}}
+    assert server.ask(1, "initialize", offered)["result"]["protocolVersion"] == "2025-11-25"
+    server.close()
+
+
+def test_the_readme_mcp_config_snippet_starts_a_server_that_answers(vault: Vault) -> None:
+    readme = (SAMPLE.parent / "README.md").read_text(encoding="utf-8")
+    part = readme.split("### MCP server", 1)[1].split("\n### ", 1)[0]
+    snippet = json.loads(re.findall(r"```json\n(.*?)```", part, re.DOTALL)[0])["mcpServers"]["memtree"]
+    args = [str(vault.root) if "agent-memory" in a else a for a in snippet["args"]]  # the reader's vault
+    assert snippet["command"].endswith("/memtree") and args == ["--vault", str(vault.root), "mcp"]
+
+    async def check(client: Client) -> None:
+        assert {tool.name for tool in (await client.list_tools()).tools} == TOOLS
+
+    session(StdioServerParameters(command=SERVER[0], args=[*SERVER[1:], *args], env=dict(os.environ)), check)
+    claude = re.search(r"claude mcp add memtree -- (memtree .*?mcp)", part)
+    assert claude and claude.group(1).split()[1:] == ["--vault", "~/agent-memory", "mcp"]
 
 
 def test_a_vault_that_cannot_be_found_is_one_line_and_exit_3_before_the_server_starts(tmp_path: Path) -> None:
@@ -340,3 +362,29 @@ def test_secrets_are_redacted_before_an_add_through_the_server_is_written(vault:
 
     session(build_server(vault.root), check)
     assert key not in "".join((vault.root / "raw").rglob("*.json").__next__().read_text())
+
+
+PROBE = """
+import sys, anyio
+from mcp import Client
+from compaction_tree.mcp_server import build_server
+
+async def main():
+    async with Client(build_server(__import__("pathlib").Path(sys.argv[1]))) as client:
+        for tool, arguments in [
+            ("context", {}), ("recall", {"query": "deploy"}), ("know", {"topic": "fly.io"}), ("facts", {}),
+            ("add", {"text": "a turn"}), ("remember", {"text": "a decision"}),
+        ]:
+            assert not (await client.call_tool(tool, arguments)).is_error, tool
+        await client.read_resource("memtree://root")
+
+anyio.run(main)
+print(",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("litellm", "openai"))))
+"""
+
+
+def test_no_tool_imports_litellm_so_the_server_starts_and_answers_fast(sample: Vault) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(sample.root)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == ""
