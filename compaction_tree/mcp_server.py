@@ -237,11 +237,20 @@ def _add_read_tools(server: MemtreeServer) -> None:
             str | None, Field(description="Words to match, or a subject such as deploy_platform (default: all).")
         ] = None,
         category: Annotated[
-            str | None, Field(description="Only this category, e.g. preference, constraint, decision.")
+            str | None,
+            Field(
+                description="Only this category: preference, constraint, decision, domain_fact, entity or "
+                "failure_pattern."
+            ),
         ] = None,
     ) -> Annotated[CallToolResult, FactsOut]:
+        from .facts.records import CATEGORIES
         from .facts.store import get_fact, load_facts, search_facts
 
+        if category is not None and category not in CATEGORIES:
+            raise ToolError(
+                f"unknown category {category!r} (hint: use one of {', '.join(CATEGORIES)}, or leave it out)"
+            )
         with _as_tool_error():
             vault = server.vault()
             subject = get_fact(vault, "_".join(query.split())) if query and query.strip() else None

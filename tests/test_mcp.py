@@ -268,6 +268,7 @@ def test_bad_arguments_are_tool_errors_with_a_hint_and_the_server_keeps_answerin
         ("add", {"text": "x", "speaker": "a\nb"}, "speaker must be one line"),
         ("add", {"text": "x" * 2_000_000}, "longer than"),
         ("remember", {"subject": "iac"}, "text: field required"),
+        ("facts", {"category": "opinions"}, "unknown category 'opinions'"),
         ("remember", {"text": "x", "category": "a\nb"}, "topic must be one line"),
     ]
 
