@@ -11,6 +11,7 @@ cli_common.py, `memtree facts` in cli_facts.py, the progress bars in progress.py
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ from .cli_facts import facts_app
 from .progress import file_progress, is_big, level_progress
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .compaction import CompactReport
 
 app = make_app(help="A memory for AI agents, kept as plain files in a git-tracked folder.", no_args_is_help=True)
@@ -453,6 +456,21 @@ def context(ctx: typer.Context) -> None:
 
 
 @app.command()
+def mcp(ctx: typer.Context) -> None:
+    """Serve the vault to MCP clients over stdio: context, recall, know, facts, remember and add as tools,
+    ROOT.md and its summaries as resources. Needs the package's mcp extra (README.md, MCP server).
+    In Claude Code: claude mcp add memtree -- memtree --vault DIR mcp
+
+    Example: memtree --vault ~/agent-memory mcp
+    """
+    with user_errors():
+        vault = open_vault(ctx)  # a vault that cannot be found fails here, before the server starts
+        serve = _mcp_serve()
+    with contextlib.suppress(KeyboardInterrupt):  # the client (or a terminal) interrupted it: a normal stop
+        serve(vault.root)
+
+
+@app.command()
 def forget(
     ctx: typer.Context,
     chunk_ids: Annotated[
@@ -559,6 +577,19 @@ def _installed_command() -> str:
         return str(beside)
     found = shutil.which("memtree")
     return str(Path(found).absolute()) if found else "memtree"
+
+
+def _mcp_serve() -> Callable[[Path], None]:
+    try:
+        from .mcp_server import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise errors.MemtreeError(
+            "the MCP server needs the mcp package, which is not installed",
+            hint="pip install 'memtree[mcp]' (or .venv/bin/pip install -e '.[mcp]' in a checkout)",
+        ) from None
+    return serve
 
 
 def _subcommand(argv: list[str]) -> str | None:

@@ -310,7 +310,10 @@ try:
     main()
 except SystemExit:
     pass
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("litellm", "tiktoken", "rich", "yaml", "openai", "httpx"))
+heavy = sorted(
+    m for m in sys.modules
+    if m.split(".")[0] in ("litellm", "tiktoken", "rich", "yaml", "openai", "httpx", "mcp", "mcp_types", "starlette")
+)
 sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
 """
 
@@ -329,6 +332,14 @@ def test_add_and_help_import_neither_litellm_nor_tiktoken(vault: Vault) -> None:
     assert loaded_modules("--vault", str(vault.root), "add", "a turn of conversation") == set()
     assert not {m for m in loaded_modules("--help") if m.split(".")[0] in ("litellm", "tiktoken")}
     assert not {m for m in loaded_modules("add", "--help") if m.split(".")[0] in ("litellm", "tiktoken")}
+
+
+@pytest.mark.parametrize(
+    "argv", [("--help",), ("mcp", "--help"), ("status",), ("recall", "anything"), ("know", "x"), ("context",)]
+)
+def test_only_the_mcp_command_itself_imports_the_mcp_sdk(vault: Vault, argv: tuple[str, ...]) -> None:
+    modules = loaded_modules("--vault", str(vault.root), *argv)
+    assert not {m for m in modules if m.split(".")[0] in ("mcp", "mcp_types", "starlette")}
 
 
 def test_add_after_a_config_edit_still_skips_the_heavy_imports(vault: Vault) -> None:
@@ -355,6 +366,7 @@ def test_add_after_a_config_edit_still_skips_the_heavy_imports(vault: Vault) -> 
         "forget",
         "demo",
         "facts",
+        "mcp",
     ],
 )
 def test_every_command_has_help_with_an_example(command: str) -> None:
