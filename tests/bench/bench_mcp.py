@@ -26,18 +26,8 @@ from typing import IO, Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
-QUERIES = [
-    "how did we fix the CORS preflight?",
-    "what did the doctor say about the knee",
-    "refresh token rotation",
-    "which hotel did we book in Lisbon",
-    "postgres migration failed",
-    "weekend hiking plans",
-    "why did the deploy fail",
-    "birthday gift ideas",
-    "stripe webhook signature",
-    "the on-call rotation",
-]
+from tests.bench.eval_memory import SCALE_QUERIES as QUERIES  # noqa: E402
+
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 0,

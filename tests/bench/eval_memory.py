@@ -58,6 +58,19 @@ from tests.bench.bm25 import BM25Baseline  # noqa: E402
 from tests.bench.corpus import generate  # noqa: E402
 
 BUDGETS = (2000, 5000, 8000)
+# what --scale asks of a large vault (also tests/bench/bench_mcp.py, through the MCP server)
+SCALE_QUERIES = [
+    "how did we fix the CORS preflight?",
+    "what did the doctor say about the knee",
+    "refresh token rotation",
+    "which hotel did we book in Lisbon",
+    "postgres migration failed",
+    "weekend hiking plans",
+    "why did the deploy fail",
+    "birthday gift ideas",
+    "stripe webhook signature",
+    "the on-call rotation",
+]
 SPACE = re.compile(r"\s+")
 
 
@@ -236,18 +249,7 @@ def scale(work: Path, chunks: int) -> dict[str, float]:
     build = time.perf_counter() - started
     count = counter_for(vault.config.tokenizer)
     root_tokens = count((vault.root / ROOT_FILE).read_text(encoding="utf-8"))
-    queries = [
-        "how did we fix the CORS preflight?",
-        "what did the doctor say about the knee",
-        "refresh token rotation",
-        "which hotel did we book in Lisbon",
-        "postgres migration failed",
-        "weekend hiking plans",
-        "why did the deploy fail",
-        "birthday gift ideas",
-        "stripe webhook signature",
-        "the on-call rotation",
-    ]
+    queries = SCALE_QUERIES
     timings = []
     with Index(vault) as index:
         index.sync()
