@@ -232,9 +232,9 @@ def shapes() -> dict[str, str]:
 @pytest.mark.parametrize("shape", sorted(adversarial_shapes(64)))
 def test_s6_all_rules_stay_linear(shape: str) -> None:
     text = shapes()[shape]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other processes on a loaded machine do not count
     redact(text)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < BAR, f"{shape}: {elapsed:.2f} s for {SIZE // 1024} KB (bar {BAR:.2f} s)"
     tally(f"S6 ReDoS shapes, {SIZE // 1024} KB each through all {len(RULES)} rules")
 
