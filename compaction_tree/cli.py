@@ -482,6 +482,58 @@ def forget(
 
 
 @app.command()
+def prune(
+    ctx: typer.Context,
+    older_than: Annotated[
+        str | None, typer.Option("--older-than", help="Age window, e.g. 90d (default: retention.older_than_days).")
+    ] = None,
+    apply: Annotated[bool, typer.Option("--apply", help="Delete the chunks listed (default: a dry run).")] = False,
+    allow_network_fs: Annotated[
+        bool, typer.Option("--allow-network-fs", help="Run on NFS/SMB/sshfs, where locks are unreliable.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List (and with --apply delete) old raw chunks that a committed summary covers; see README, Retention.
+
+    Example: memtree prune --older-than 180d --apply
+    """
+    from .retention import parse_window
+    from .retention import prune as run_prune
+
+    with user_errors():
+        report = run_prune(
+            open_vault(ctx),
+            now(),
+            older_than_days=parse_window(older_than),
+            apply=apply,
+            allow_network_fs=allow_network_fs,
+        )
+    if as_json:
+        emit_json(report.to_json())
+        return
+    for chunk in report.pruned[:50]:
+        reasons = ", ".join(chunk["reasons"]) or "no cue"
+        typer.echo(
+            f"{'pruned' if apply else 'would prune'} {chunk['path']} (importance {chunk['importance']}: {reasons})"
+        )
+    if len(report.pruned) > 50:
+        typer.echo(f"... and {len(report.pruned) - 50} more (see --json)")
+    kept = ", ".join(f"{n} {reason}" for reason, n in sorted(report.kept.items()) if n) or "none"
+    gate = report.gate
+    typer.echo(
+        f"{'pruned' if apply else 'would prune'} {len(report.pruned)} chunk(s) of days before {report.cutoff}"
+        f" (floor {report.floor}); kept: {kept}"
+    )
+    typer.echo(
+        f"recall gate: {gate.questions} summary line(s) asked, {gate.answered_before} answered"
+        + (f", {gate.answered_after} still answered after" if gate.answered_after is not None else "")
+        + f"; {gate.kept} chunk(s) kept for it ({report.seconds:.1f}s)"
+    )
+    if not apply:
+        typer.echo("dry run: nothing deleted (pass --apply)")
+
+
+@app.command()
 def demo(
     directory: Annotated[
         Path | None, typer.Option("--dir", help="Where to build the demo vault (default: a new temporary folder).")

@@ -88,8 +88,9 @@ def render_context(rows: Sequence[ChunkRow]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def recall(vault: Vault, query: str, budget: int, index: Index | None = None) -> Recall:
-    """The evidence for query that fits in budget tokens (see the module docstring)."""
+def recall(vault: Vault, query: str, budget: int, index: Index | None = None, count_usage: bool = True) -> Recall:
+    """The evidence for query that fits in budget tokens (see the module docstring). What it returns is
+    counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False."""
     if budget < 1:
         raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
     if not query.strip():
@@ -99,7 +100,12 @@ def recall(vault: Vault, query: str, budget: int, index: Index | None = None) ->
     try:
         if own:
             index.sync()
-        return _recall(vault, index, query, budget)
+        found = _recall(vault, index, query, budget)
+        if count_usage:
+            from .retention import record_usage
+
+            record_usage(vault, found.sources)
+        return found
     finally:
         if own:
             index.close()
