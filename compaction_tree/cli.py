@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -197,6 +197,7 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         f"({sum(report['summary_tokens'].values()):,} tokens)",
         f"lag       compacted through {report['compacted_through'] or 'nothing yet'}; "
         f"{report['uncompacted_chunks']:,} chunk(s) not yet in a daily summary",
+        _retention_line(report),
         f"problems  {report['problems']} unreadable file(s)"
         + (" (`memtree doctor` lists them, and anything else out of place)" if report["problems"] else ""),
     ]
@@ -207,6 +208,16 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
             f"${run.get('cost', 0):.4f}"
         )
     typer.echo("\n".join(lines))
+
+
+def _retention_line(report: dict[str, Any]) -> str:
+    r = report["retention"]
+    size = sum(f["bytes"] for f in r["store"].values())
+    return (
+        f"store     {sum(f['files'] for f in r['store'].values()):,} files, {size / 1e6:.1f} MB; "
+        f"{r['pruned_chunks']:,} chunk(s) pruned ({r['prune_rate']:.0%}); "
+        f"consolidation lag {report['consolidation_lag_days'] or 0} day(s)"
+    )
 
 
 @app.command()

@@ -40,7 +40,7 @@ def in_git_work_tree(vault: Vault) -> bool:
 
 # What --commit commits: memtree's own files. Never .memtree/ (derived), never memtree.yaml or
 # anything else of the user's.
-COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md")
+COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md", "pruned")  # pruned/: retention.py's ledger
 
 
 def commit_message(paths: list[str], prefix: str = "") -> str:

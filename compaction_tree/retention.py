@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import re
 import subprocess
 import time
@@ -24,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from .errors import MemtreeError, UnsafePathError
@@ -331,6 +333,8 @@ def prune(
             if apply:
                 _apply(vault, index, doomed, report)
     report.seconds = time.perf_counter() - started
+    if apply:
+        record_prune(vault, report)
     return report
 
 
@@ -467,3 +471,52 @@ def parse_window(text: str | None) -> int | None:
     if days < 1:
         raise InvalidInputError(f"--older-than {text!r} is not an age", hint="e.g. --older-than 90d (or 12w, 6m, 1y)")
     return days
+
+
+# ---------------------------------------------------------------- metrics (memtree status)
+
+LAST_PRUNE = f"{DERIVED}/last_prune.json"
+STORE_FOLDERS = ("raw", "daily", "weekly", "monthly", "facts", LEDGER_DIR)
+
+
+def record_prune(vault: Vault, report: PruneReport) -> None:
+    """.memtree/last_prune.json for `memtree status` (derived, like last_run.json)."""
+    data = {k: v for k, v in report.to_json().items() if k != "chunks"}
+    vault.write(LAST_PRUNE, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def store_size(vault: Vault) -> dict[str, dict[str, int]]:
+    """folder -> {"files", "bytes"} of what memtree keeps in git."""
+    sizes = {}
+    for folder in STORE_FOLDERS:
+        files = size = 0
+        stack = [vault.root / folder]
+        while stack:
+            try:
+                entries = list(os.scandir(stack.pop()))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    files, size = files + 1, size + entry.stat(follow_symlinks=False).st_size
+        sizes[folder] = {"files": files, "bytes": size}
+    return sizes
+
+
+def metrics(vault: Vault, chunks: int) -> dict[str, Any]:
+    """Retention figures for `memtree status`: store size, pruned and kept, prune rate, the last prune."""
+    pruned = len(ledger(vault))
+    raw = vault.read_bytes(LAST_PRUNE)
+    try:
+        last = json.loads(raw) if raw else None
+    except (ValueError, RecursionError):
+        last = None
+    return {
+        "store": store_size(vault),
+        "pruned_chunks": pruned,
+        "kept_chunks": chunks,
+        "prune_rate": round(pruned / (pruned + chunks), 4) if pruned + chunks else 0.0,
+        "last_prune": last if isinstance(last, dict) else None,
+    }

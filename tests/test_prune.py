@@ -247,3 +247,31 @@ def test_the_gate_keeps_the_only_evidence_of_a_summary_line(pvault: Vault) -> No
     kept_ids = {c["id"] for c in report.pruned}
     for text, sources in report.gate.asked:
         assert set(sources) - kept_ids, text  # each answered line keeps a chunk
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def test_status_reports_store_size_pruned_and_kept_prune_rate_lag_and_facts(pvault: Vault) -> None:
+    report = prune(pvault, NOW, older_than_days=90, apply=True)
+    result = memtree("--vault", str(pvault.root), "status", "--json")
+    status = result.json()
+    r = status["retention"]
+    assert r["pruned_chunks"] == len(report.pruned) and r["kept_chunks"] == status["chunks"]
+    assert r["prune_rate"] == round(len(report.pruned) / (len(report.pruned) + status["chunks"]), 4)
+    assert r["store"]["raw"]["files"] == status["chunks"] and r["store"]["pruned"]["files"] >= 1
+    assert r["store"]["daily"]["bytes"] > 0
+    assert r["last_prune"]["kept"] == dict(sorted(report.kept.items()))
+    assert status["consolidation_lag_days"] is None  # every chunk is in a daily summary
+    assert status["facts"]["current"] >= 0
+    assert "chunk(s) pruned" in memtree("--vault", str(pvault.root), "status").stdout
+
+
+def test_compact_commit_commits_the_ledger(pvault: Vault) -> None:
+    prune(pvault, NOW, older_than_days=90, apply=True)
+    from compaction_tree.ops import commit_changes
+
+    git(pvault.root, "config", "user.name", "t")
+    git(pvault.root, "config", "user.email", "t@example.com")
+    assert commit_changes(pvault)
+    assert git(pvault.root, "status", "--porcelain") == ""
