@@ -43,7 +43,9 @@ USAGE_FILE = f"{DERIVED}/usage.json"  # how often recall returned each chunk: de
 # the chunk: the tree picked it twice over), plus use (recall returned it). A chunk a fact rests on
 # is never pruned, whatever its score.
 BASE = 0.1
-CUE_WEIGHT = 0.3
+CUE_WEIGHT = 0.4  # a decision, failure or constraint reaches the default floor by itself
+SUBSTANCE_WEIGHT = 0.4  # so does a statement of specifics (small talk has neither)
+SUBSTANCE_WORDS = 6  # content words (text.content_tokens) that make a statement of substance
 CENTRAL_WEIGHT = 0.15  # per level above daily whose lines cite it
 USE_WEIGHT = 0.1  # per log2(1 + times recalled)
 MAX_USE = 0.3
@@ -53,6 +55,10 @@ _CUES = re.compile(
     r"|must|must not|never|always|required?|requirement|constraint|deadline|do not|don't|cannot|limit)\b",
     re.IGNORECASE,
 )
+
+
+# specifics: inline code, a number or date, an identifier (feature_flag, geo-lookup), a name inside a sentence
+_SPECIFICS = re.compile(r"`[^`\n]+`|\b\d[\d.,:/-]*\b|\b[a-z]+[_.-][a-z0-9_.-]+\b|(?<=[a-z,;:] )[A-Z][a-z]+\b")
 
 
 @dataclass(frozen=True)
@@ -264,6 +270,13 @@ def has_cue(text: str) -> bool:
     return _CUES.search(text) is not None
 
 
+def has_substance(text: str) -> bool:
+    """A statement of specifics (names, numbers, identifiers) or of some length: small talk is neither."""
+    from .text import content_tokens
+
+    return _SPECIFICS.search(text) is not None or len(content_tokens(text)) >= SUBSTANCE_WORDS
+
+
 def importance(row: ChunkRow, central_levels: int, uses: int) -> Importance:
     """The score of one chunk (see the constants above for the weights)."""
     if row.importance is not None:
@@ -272,6 +285,9 @@ def importance(row: ChunkRow, central_levels: int, uses: int) -> Importance:
     if has_cue(row.text):
         value += CUE_WEIGHT
         reasons.append("decision/failure/constraint")
+    if has_substance(row.text):
+        value += SUBSTANCE_WEIGHT
+        reasons.append("specifics")
     if central_levels:
         value += CENTRAL_WEIGHT * central_levels
         reasons.append(f"cited by {central_levels} higher level(s)")
@@ -387,15 +403,15 @@ def _keep_reason(
 def _gate(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:
     """Asks each daily summary line about a doomed chunk as a question; where recall found the line's
     evidence before and every piece of it would go, the best-placed piece stays."""
-    from .retrieval import recall
-
     budget = vault.config.budgets.recall
+    asked = set()
     for _, text, sources in _citations(index).lines:
-        evidence = [s for s in sources if s in doomed]
-        if not evidence or not text.strip():
+        # a line some chunk of which stays keeps evidence; one asked already is answered alike
+        if not sources or not all(s in doomed for s in sources) or not text.strip() or (text, sources) in asked:
             continue
+        asked.add((text, sources))
         report.gate.questions += 1
-        found = [s for s in recall(vault, text, budget, index=index, count_usage=False).sources if s in sources]
+        found = [s for s in _ask(vault, index, text, budget) if s in sources]
         if not found:
             continue
         report.gate.answered_before += 1
@@ -423,16 +439,17 @@ def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: Prun
     report.gate.answered_after = _answered(vault, index, report.gate.asked)
 
 
-def _answered(vault: Vault, index: Index, asked: Sequence[tuple[str, tuple[str, ...]]]) -> int:
-    """How many of the (line, its chunks) questions recall still answers with one of the chunks."""
+def _ask(vault: Vault, index: Index, question: str, budget: int) -> tuple[str, ...]:
+    """The chunks recall returns (facts left out: they rest on chunks prune keeps; uses not counted)."""
     from .retrieval import recall
 
+    return recall(vault, question, budget, index=index, count_usage=False, facts=False).sources
+
+
+def _answered(vault: Vault, index: Index, asked: Sequence[tuple[str, tuple[str, ...]]]) -> int:
+    """How many of the (line, its chunks) questions recall still answers with one of the chunks."""
     budget = vault.config.budgets.recall
-    return sum(
-        1
-        for text, sources in asked
-        if set(recall(vault, text, budget, index=index, count_usage=False).sources) & set(sources)
-    )
+    return sum(1 for text, sources in asked if set(_ask(vault, index, text, budget)) & set(sources))
 
 
 def _committed(vault: Vault) -> set[str]:

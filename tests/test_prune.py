@@ -21,6 +21,7 @@ from compaction_tree.retention import (
     BASE,
     CENTRAL_WEIGHT,
     CUE_WEIGHT,
+    SUBSTANCE_WEIGHT,
     USAGE_FILE,
     importance,
     ledger,
@@ -91,9 +92,19 @@ def row(text: str, importance_value: float | None = None) -> ChunkRow:
 
 def test_importance_adds_content_cues_centrality_and_use_and_an_explicit_value_replaces_it() -> None:
     assert importance(row("ok thanks"), 0, 0).value == BASE
-    assert importance(row("We decided to go with Postgres"), 0, 0).value == pytest.approx(BASE + CUE_WEIGHT)
+    assert importance(row("we decided to go with it"), 0, 0).value == pytest.approx(BASE + CUE_WEIGHT)
     assert importance(row("the deploy failed twice"), 0, 0).value == pytest.approx(BASE + CUE_WEIGHT)
-    assert importance(row("it must never run on Fridays"), 0, 0).reasons == ("decision/failure/constraint",)
+    specifics = [
+        "we moved it to Postgres",
+        "set `audit_export_beta` on",
+        "it launches on 2026-03-04",
+        "ask about geo-lookup",
+    ]
+    for text in specifics:
+        assert importance(row(text), 0, 0).reasons == ("specifics",), text
+    assert importance(row("the nursery said plants only need water every other week"), 0, 0).value >= 0.5
+    assert importance(row("it must never run at night"), 0, 0).reasons == ("decision/failure/constraint",)
+    assert SUBSTANCE_WEIGHT + BASE >= 0.5  # specifics alone reach the default floor
     assert importance(row("ok thanks"), 2, 0).value == pytest.approx(BASE + 2 * CENTRAL_WEIGHT)
     assert importance(row("ok thanks"), 0, 3).value > importance(row("ok thanks"), 0, 1).value > BASE
     assert importance(row("We decided it", 0.05), 2, 9).value == 0.05
@@ -218,23 +229,35 @@ def test_a_pruned_chunk_comes_back_from_git_history(pvault: Vault) -> None:
     assert json.loads(shown)["id"] == report.pruned[0]["id"]
 
 
-def test_forget_of_a_pruned_chunk_removes_its_words_from_every_summary(pvault: Vault) -> None:
+def test_forget_of_a_pruned_chunk_removes_it_from_every_summary_and_the_ledger(pvault: Vault) -> None:
     report = prune(pvault, NOW, older_than_days=90, apply=True)
-    with Index(pvault) as index:
-        index.sync()
-        lines = [(p, b) for p, s in index.summaries() for b in s.draft.bullets()]
-    gone = {c["id"] for c in report.pruned}
-    victim, line = next((src, b.text) for _, b in lines for src in b.sources if src in gone)
-    others = [b.text for _, b in lines if not set(b.sources) & {victim}]
+    victim = report.pruned[0]["id"]
     result = forget(pvault, [victim], ExtractiveSummarizer(pvault.config), NOW)
     assert result.compaction is not None and not result.compaction.failed
     for folder in ("daily", "weekly", "monthly"):
         for path in (pvault.root / folder).glob("*.md"):
             assert victim not in path.read_text(encoding="utf-8"), path
-    assert victim not in ledger(pvault)
-    daily = "".join(p.read_text(encoding="utf-8") for p in (pvault.root / "daily").glob("*.md"))
-    assert sum(text in daily for text in others) >= len(others) // 2  # the rest of the sealed days stays
-    assert line not in daily or any(line == o for o in others)
+    assert victim not in ledger(pvault) and len(ledger(pvault)) == len(report.pruned) - 1
+
+
+def test_forget_on_a_sealed_day_strips_its_lines_and_keeps_the_rest_word_for_word(pvault: Vault) -> None:
+    report = prune(pvault, NOW, older_than_days=90, apply=True)
+    sealed = {c["day"] for c in report.pruned}
+    with Index(pvault) as index:
+        index.sync()
+        path, bullets = next(
+            (p, s.draft.bullets()) for p, s in index.summaries("daily") if s.period in sealed and s.draft.bullets()
+        )
+    victim = bullets[0].sources[0]
+    words = bullets[0].text
+    others = [b.text for b in bullets if victim not in b.sources]
+    forget(pvault, [victim], ExtractiveSummarizer(pvault.config), NOW)
+    text = (pvault.root / path).read_text(encoding="utf-8")
+    assert victim not in text and words not in text
+    assert all(other in text for other in others)  # never rebuilt from what is left
+    for folder in ("daily", "weekly", "monthly"):
+        for summary in (pvault.root / folder).glob("*.md"):
+            assert victim not in summary.read_text(encoding="utf-8"), summary
 
 
 # ---------------------------------------------------------------- the recall gate
