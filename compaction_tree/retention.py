@@ -344,8 +344,9 @@ def prune(
         clean = _committed(vault) if apply else None
         with Index(vault) as index:
             index.sync()
-            doomed = _plan(vault, index, report, clean)
-            _gate(vault, index, doomed, report)
+            recorded = ledger(vault)
+            doomed = _plan(vault, index, report, clean, recorded)
+            _gate(vault, index, doomed, report, recorded)
             if apply:
                 _apply(vault, index, doomed, report)
     report.seconds = time.perf_counter() - started
@@ -354,11 +355,12 @@ def prune(
     return report
 
 
-def _plan(vault: Vault, index: Index, report: PruneReport, clean: set[str] | None) -> dict[str, ChunkRow]:
+def _plan(
+    vault: Vault, index: Index, report: PruneReport, clean: set[str] | None, pending: dict[str, PrunedChunk]
+) -> dict[str, ChunkRow]:
     """The chunks that may go (id -> row), counting those kept by reason."""
     cites = _citations(index)
     usage = load_usage(vault)
-    pending = ledger(vault)
     kept: dict[str, int] = defaultdict(int)
     doomed: dict[str, ChunkRow] = {}
     for row in index.chunks():
@@ -400,14 +402,18 @@ def _keep_reason(
     return None
 
 
-def _gate(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:
+def _gate(
+    vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+) -> None:
     """Asks each daily summary line about a doomed chunk as a question; where recall found the line's
     evidence before and every piece of it would go, the best-placed piece stays."""
     budget = vault.config.budgets.recall
     asked = set()
     for _, text, sources in _citations(index).lines:
         # a line some chunk of which stays keeps evidence; one asked already is answered alike
-        if not sources or not all(s in doomed for s in sources) or not text.strip() or (text, sources) in asked:
+        # (a chunk pruned already, or recorded by a run that stopped before deleting it, is gone: it was gated)
+        gone = [s in doomed or s in recorded for s in sources]
+        if not sources or not all(gone) or not text.strip() or (text, sources) in asked:
             continue
         asked.add((text, sources))
         report.gate.questions += 1
@@ -416,8 +422,8 @@ def _gate(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: Prune
             continue
         report.gate.answered_before += 1
         report.gate.asked.append((text, sources))
-        if all(s in doomed for s in found):
-            keep = found[0]
+        if all(s in doomed for s in found) and any(s not in recorded for s in found):
+            keep = next(s for s in found if s not in recorded)
             doomed.pop(keep)
             report.gate.kept += 1
             report.pruned = [p for p in report.pruned if p["id"] != keep]

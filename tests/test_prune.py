@@ -57,7 +57,7 @@ def chatter(vault: Vault, start: date, days: int, per_day: int) -> list[str]:
     for d in range(days):
         day = start + timedelta(days=d)
         for i in range(per_day):
-            text = CHATTER[i % len(CHATTER)].format(topic=f"topic{d % 5}") + f" ({day:%b %d} #{i})"
+            text = CHATTER[i % len(CHATTER)].format(topic=f"topic{d % 5}")
             moment = datetime(day.year, day.month, day.day, 10, 0, tzinfo=timezone.utc) + timedelta(minutes=5 * i)
             ids.append(add(vault, text, timestamp=moment.isoformat(), speaker="user" if i % 2 else "assistant").id)
     return ids
