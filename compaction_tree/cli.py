@@ -15,7 +15,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -200,6 +200,7 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         f"({sum(report['summary_tokens'].values()):,} tokens)",
         f"lag       compacted through {report['compacted_through'] or 'nothing yet'}; "
         f"{report['uncompacted_chunks']:,} chunk(s) not yet in a daily summary",
+        _retention_line(report),
         f"problems  {report['problems']} unreadable file(s)"
         + (" (`memtree doctor` lists them, and anything else out of place)" if report["problems"] else ""),
     ]
@@ -212,6 +213,16 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         if run.get("not_committed"):
             lines.append(f"          not committed: {run['not_committed']}")
     typer.echo("\n".join(lines))
+
+
+def _retention_line(report: dict[str, Any]) -> str:
+    r = report["retention"]
+    size = sum(f["bytes"] for f in r["store"].values())
+    return (
+        f"store     {sum(f['files'] for f in r['store'].values()):,} files, {size / 1e6:.1f} MB; "
+        f"{r['pruned_chunks']:,} chunk(s) pruned ({r['prune_rate']:.0%}); "
+        f"consolidation lag {report['consolidation_lag_days'] or 0} day(s)"
+    )
 
 
 @app.command()
@@ -506,6 +517,58 @@ def forget(
         typer.echo("note: git history still holds the old files; see README.md, Forgetting")
     if report.compaction and report.compaction.failed:
         raise typer.Exit(errors.PARTIAL)
+
+
+@app.command()
+def prune(
+    ctx: typer.Context,
+    older_than: Annotated[
+        str | None, typer.Option("--older-than", help="Age window, e.g. 90d (default: retention.older_than_days).")
+    ] = None,
+    apply: Annotated[bool, typer.Option("--apply", help="Delete the chunks listed (default: a dry run).")] = False,
+    allow_network_fs: Annotated[
+        bool, typer.Option("--allow-network-fs", help="Run on NFS/SMB/sshfs, where locks are unreliable.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List (and with --apply delete) old raw chunks that a committed summary covers; see README, Retention.
+
+    Example: memtree prune --older-than 180d --apply
+    """
+    from .retention import parse_window
+    from .retention import prune as run_prune
+
+    with user_errors():
+        report = run_prune(
+            open_vault(ctx),
+            now(),
+            older_than_days=parse_window(older_than),
+            apply=apply,
+            allow_network_fs=allow_network_fs,
+        )
+    if as_json:
+        emit_json(report.to_json())
+        return
+    for chunk in report.pruned[:50]:
+        reasons = ", ".join(chunk["reasons"]) or "no cue"
+        typer.echo(
+            f"{'pruned' if apply else 'would prune'} {chunk['path']} (importance {chunk['importance']}: {reasons})"
+        )
+    if len(report.pruned) > 50:
+        typer.echo(f"... and {len(report.pruned) - 50} more (see --json)")
+    kept = ", ".join(f"{n} {reason}" for reason, n in sorted(report.kept.items()) if n) or "none"
+    gate = report.gate
+    typer.echo(
+        f"{'pruned' if apply else 'would prune'} {len(report.pruned)} chunk(s) of days before {report.cutoff}"
+        f" (floor {report.floor}); kept: {kept}"
+    )
+    typer.echo(
+        f"recall gate: {gate.questions} summary line(s) asked, {gate.answered_before} answered"
+        + (f", {gate.answered_after} still answered after" if gate.answered_after is not None else "")
+        + f"; {gate.kept} chunk(s) kept for it ({report.seconds:.1f}s)"
+    )
+    if not apply:
+        typer.echo("dry run: nothing deleted (pass --apply)")
 
 
 @app.command()

@@ -42,6 +42,7 @@ from .periods import (
     parse_period,
     week_period,
 )
+from .retention import drop_from_ledger, ledger, sealed_days, strip_forgotten
 from .summarizers import BudgetReached, Limits, Summarizer, Unit, UnitFailed
 from .summary import CHILD_LEVEL, LEVELS, FactCandidate, Level, SourceRef, Summary
 from .vault import Vault
@@ -165,6 +166,8 @@ class Compactor:
         for ref in index.chunk_refs():
             by_day[ref.day].append(ref)
         self._chunk_ids = {ref.id for refs in by_day.values() for ref in refs}
+        # sealed history: a day some chunk of which was pruned keeps its summary, even with no chunk left
+        self._sealed = {day for day in sealed_days(self.vault) if calendar_day(day) is not None}
         hashes = index.summary_hashes()
         current = _Current(
             {path: (summary, hashes[path][1]) for path, summary in index.summaries()},
@@ -174,7 +177,7 @@ class Compactor:
         units_planned = {level: 0 for level in LEVELS}
         tokens_in = tokens_out = 0
         cost = 0.0
-        days = {date.fromisoformat(day) for day in by_day}
+        days = {date.fromisoformat(day) for day in [*by_day, *self._sealed]}
         stale_paths: list[str] = []
         for level in LEVELS:
             units, stale = self._plan(level, by_day, days, current)
@@ -249,6 +252,9 @@ class Compactor:
                     (period.path, "the existing file is unreadable; fix or delete it (memtree doctor)")
                 )
                 continue
+            if period.key in self._sealed and level == "daily":
+                self._keep_sealed(period, current)
+                continue
             unit = self._unit(period, budget, by_day, days, current)
             if unit is None:
                 continue
@@ -268,6 +274,15 @@ class Compactor:
             and self._covers_nothing(path, level, days)
         )
         return units, stale
+
+    def _keep_sealed(self, period: Period, current: _Current) -> None:
+        """A pruned day's summary is never rebuilt from what is left (retention.py)."""
+        if period.path in current.summaries:
+            self.report.unchanged += 1
+        else:
+            self.report.blocked.append(
+                (period.path, "sealed (chunks pruned) and its summary is gone: restore it from git")
+            )
 
     def _in_scope(self, period: Period, current: _Current) -> bool:
         if self.only is None or period.path in self.only:
@@ -494,7 +509,8 @@ def forget(
             raise MemtreeError("another compaction holds the lock", hint="try again when it has finished")
         files = [f for f in vault.raw_files() if f.id in set(wanted)]
         pending, scope = _pending_forget(vault)
-        missing = sorted(set(wanted) - {f.id for f in files} - pending)
+        pruned = [entry for chunk_id, entry in ledger(vault).items() if chunk_id in set(wanted)]
+        missing = sorted(set(wanted) - {f.id for f in files} - {e.id for e in pruned} - pending)
         if missing:
             raise InvalidInputError(
                 f"no chunk with id {missing[0]}", hint="check the id with memtree recall --json or memtree know"
@@ -507,7 +523,9 @@ def forget(
             daily = [summary for _, summary in index.summaries("daily")]
             shown, carrying = _days_shown(daily, pending | set(wanted))
             # a chunk outside the calendar was never compacted (the index skips it): nothing of its day cites it
-            days = [day for day in (calendar_day(file.day) for file in files) if day is not None]
+            days = [
+                day for day in (calendar_day(d) for d in [*(f.day for f in files), *(e.day for e in pruned)]) if day
+            ]
             for day in days + shown:
                 week = week_period(day)
                 paths = (day_period(day).path, week.path, month_period(month_key_of_week(week.start)).path)
@@ -532,6 +550,9 @@ def forget(
             for file in files:
                 vault.delete(vault.relative(file.path))
                 report.forgotten.append(vault.relative(file.path))
+            # a sealed day cannot be rebuilt (its pruned chunks are gone): its lines resting on a chunk go instead
+            strip_forgotten(vault, index, pending | set(wanted))
+            drop_from_ledger(vault, pending | set(wanted))
             only = None if scope is None else frozenset(scope)
             redo = frozenset(day_period(day).path for day in shown)
             report.compaction = Compactor(vault, summarizer, now, only=only, redo=redo).run(index)

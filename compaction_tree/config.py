@@ -19,7 +19,7 @@ CONFIG_FILE = "memtree.yaml"
 ENV_VAULT = "MEMTREE_VAULT"
 ENV_MODEL = "MEMTREE_MODEL"
 MAX_CONFIG_BYTES = 256 * 1024
-CONFIG_RULES = 2  # bump when parse_config refuses more: a config cached under older rules is parsed again
+CONFIG_RULES = 3  # bump when parse_config refuses more: a config cached under older rules is parsed again
 BACKENDS = ("extractive", "litellm")
 # tiktoken's encodings, and the count it falls back to (tokens.APPROXIMATE, spelled out: importing tokens
 # here would slow `memtree add`); o200k_base and cl100k_base ship with litellm, the others count as
@@ -61,6 +61,14 @@ class Budgets:
 
 
 @dataclass(frozen=True)
+class RetentionConfig:
+    """`memtree prune` (retention.py): what may go once a summary covers it."""
+
+    older_than_days: int = 90  # only chunks older than this are ever pruned
+    floor: float = 0.5  # chunks whose importance reaches this stay forever
+
+
+@dataclass(frozen=True)
 class Config:
     timezone: str = "UTC"
     summarizer: SummarizerConfig = field(default_factory=SummarizerConfig)
@@ -71,6 +79,7 @@ class Config:
     aliases: Mapping[str, str] = field(default_factory=dict)
     fact_min_confidence: float = 0.6
     tokenizer: str = "o200k_base"
+    retention: RetentionConfig = field(default_factory=RetentionConfig)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -139,6 +148,10 @@ facts:
   min_confidence: 0.6  # facts below this are not stored
 
 tokenizer: o200k_base  # tiktoken encoding; counts are approximate (chars/4) when it is unavailable
+
+retention:  # `memtree prune` (dry run unless --apply); see README.md, "Retention"
+  older_than_days: 90  # only raw chunks older than this may go, once a summary cites them
+  floor: 0.5  # importance (0..1) at or above which a chunk stays forever
 """
 
 
@@ -296,6 +309,12 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     aliases = _section(data, "topics").get("aliases") or {}
     if not isinstance(aliases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in aliases.items()):
         raise ConfigError("memtree.yaml: topics.aliases must map names to names", hint="e.g. {k8s: kubernetes}")
+    retention: RetentionConfig = _dataclass_from(RetentionConfig, _section(data, "retention"), "retention")
+    if retention.older_than_days < 1 or not 0 <= retention.floor <= 1:
+        raise ConfigError(
+            "memtree.yaml: retention.older_than_days must be at least 1 and retention.floor within 0..1",
+            hint="the defaults are 90 and 0.5",
+        )
     defaults = Config()
     settle_hours = _typed("settle_hours", data.get("settle_hours", defaults.settle_hours), float)
     if settle_hours > MAX_SETTLE_HOURS:
@@ -314,6 +333,7 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
         tokenizer=_check_choice(
             "tokenizer", _typed("tokenizer", data.get("tokenizer", defaults.tokenizer), str), TOKENIZERS
         ),
+        retention=retention,
     )
 
 
@@ -366,4 +386,5 @@ def config_from_data(data: dict[str, Any]) -> Config:
         aliases=dict(data["aliases"]),
         fact_min_confidence=data["fact_min_confidence"],
         tokenizer=data["tokenizer"],
+        retention=RetentionConfig(**data.get("retention", {})),
     )

@@ -72,6 +72,7 @@ def _unknown_config_keys(vault: Vault) -> list[str]:
     except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return []
     known = {"timezone", "summarizer", "budgets", "settle_hours", "redaction", "topics", "facts", "tokenizer"}
+    known.add("retention")
     return sorted(str(k) for k in data if k not in known) if isinstance(data, dict) else []
 
 
@@ -291,6 +292,10 @@ def status(vault: Vault) -> dict[str, Any]:
             " WHERE day NOT IN (SELECT period FROM summaries WHERE level = 'daily')"
         ).fetchone()
         problems = len(index.problems())
+    from .facts.store import last_rebuild_report
+    from .retention import metrics
+
+    rebuilt = last_rebuild_report(vault)
     last_run = None
     raw_last = vault.read_bytes(f"{DERIVED}/{LAST_RUN}")
     if raw_last:
@@ -310,6 +315,10 @@ def status(vault: Vault) -> dict[str, Any]:
         "compacted_through": max(covered) if covered else None,
         "uncompacted_chunks": pending[0],
         "oldest_uncompacted_day": pending[1],
+        # consolidation lag: from the oldest chunk no daily summary covers to the newest chunk
+        "consolidation_lag_days": _days_between(pending[1], totals["last"], vault.config),
+        "facts": {"current": rebuilt.facts, "candidates": rebuilt.candidates} if rebuilt else None,
+        "retention": metrics(vault, totals["chunks"]),
         "problems": problems,
         "last_run": last_run,
     }
@@ -321,3 +330,12 @@ def _local(utc: str | None, config: Config) -> str | None:
     from datetime import datetime
 
     return datetime.fromisoformat(utc).astimezone(config.tz).isoformat()
+
+
+def _days_between(day: str | None, utc: str | None, config: Config) -> int | None:
+    newest = _local(utc, config)
+    if day is None or newest is None:
+        return None
+    from datetime import date
+
+    return (date.fromisoformat(newest[:10]) - date.fromisoformat(day)).days

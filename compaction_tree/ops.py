@@ -52,7 +52,7 @@ def in_git_work_tree(vault: Vault) -> bool:
 
 
 # The folders --commit looks in: memtree's own. Never .memtree/ (derived), never memtree.yaml.
-COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md")
+COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md", "pruned")  # pruned/: retention.py's ledger
 
 
 def commit_message(paths: list[str], prefix: str = "") -> str:
@@ -138,6 +138,7 @@ def memtree_file(path: str) -> bool:
     from .facts.records import CATEGORIES
     from .facts.store import AUDIT_FILE, OVERRIDES_FILE, category_path
     from .periods import parse_period
+    from .retention import LEDGER_DIR
     from .root import ROOT_FILE
 
     level, *rest = path.split("/")
@@ -148,6 +149,12 @@ def memtree_file(path: str) -> bool:
     if level in SUMMARY_DIRS and len(rest) == 1 and name.endswith(".md"):
         try:
             parse_period(level, name.removesuffix(".md"))  # type: ignore[arg-type]
+        except ValueError:
+            return False
+        return True
+    if level == LEDGER_DIR and len(rest) == 1 and name.endswith(".jsonl"):  # pruned/YYYY-MM.jsonl
+        try:
+            parse_period("monthly", name.removesuffix(".jsonl"))
         except ValueError:
             return False
         return True

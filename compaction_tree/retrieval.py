@@ -23,7 +23,7 @@ from datetime import date
 from typing import Any
 
 from .errors import InvalidInputError
-from .index import ChunkRow, Index
+from .index import ChunkRow, Index, LineRow
 from .markdown import one_line
 from .root import ROOT_FILE
 from .text import WORD, content_tokens, printable, stem, stems, word_form, word_forms
@@ -95,8 +95,11 @@ def render_context(rows: Sequence[ChunkRow]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def recall(vault: Vault, query: str, budget: int, index: Index | None = None) -> Recall:
-    """The evidence for query that fits in budget tokens (see the module docstring)."""
+def recall(
+    vault: Vault, query: str, budget: int, index: Index | None = None, count_usage: bool = True, facts: bool = True
+) -> Recall:
+    """The evidence for query that fits in budget tokens (see the module docstring). What it returns is
+    counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False."""
     if budget < 1:
         raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
     if not query.strip():
@@ -106,13 +109,18 @@ def recall(vault: Vault, query: str, budget: int, index: Index | None = None) ->
     try:
         if own:
             index.sync()
-        return _recall(vault, index, query, budget)
+        found = _recall(vault, index, query, budget, facts)
+        if count_usage:
+            from .retention import record_usage
+
+            record_usage(vault, found.sources)
+        return found
     finally:
         if own:
             index.close()
 
 
-def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
+def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: bool = True) -> Recall:
     terms = sorted(set(stems(query))) or sorted({stem(word_form(t)) for t in WORD.findall(query)})
     if not terms:
         return Recall(query, budget, "", 0, ())
@@ -140,7 +148,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int) -> Recall:
         scores[rowid] = max(scores[rowid], lift)
     for rowid, lift in _conversation_lift(index, chunk_hits, terms, scores).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
-    facts = _facts_for(vault, terms, budget)
+    facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
     if candidates and RECENCY:
         # newer memories win close calls: what is true *now* was usually said last
@@ -335,7 +343,7 @@ def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -
         if own:
             index.close()
     # a summary line is dated by the chunks it cites, never by its period's end
-    days = sorted({c.day for c in chunks} | {row.day for row in cited.values()})
+    days = sorted({c.day for c in chunks} | {row.day for row in cited.values()} | _sealed_days_of(lines, cited))
     answer.known = bool(days)
     answer.mentions = len(chunks)
     if days:
@@ -367,6 +375,11 @@ def know(vault: Vault, topic: str, index: Index | None = None, limit: int = 5) -
         root_forms = " " + " ".join(word_forms(root.decode("utf-8", errors="replace"))) + " "
         answer.in_root = any(f" {p} " in root_forms for p in phrases)
     return answer
+
+
+def _sealed_days_of(lines: Sequence[LineRow], cited: dict[str, ChunkRow]) -> set[str]:
+    """A daily line whose chunks were all pruned (retention.py) is dated by its day: it is still a memory."""
+    return {line.period for line in lines if line.level == "daily" and not any(s in cited for s in line.sources)}
 
 
 def _clip(text: str, words: int = 40) -> str:
