@@ -228,3 +228,8 @@ def test_a_failed_commit_leaves_nothing_staged_and_the_next_run_commits(
     again = compact_commit(vault, "--json")
     assert again.code == 0 and again.json()["written"] == [] and again.json()["committed"]
     assert "memory/daily/2026-01-12.md" in head_files(repo)
+
+
+def test_the_prune_ledger_is_memtrees_and_nothing_else_in_its_folder() -> None:
+    assert memtree_file("pruned/2026-03.jsonl")  # what a fresh clone needs to keep pruned days sealed
+    assert not any(map(memtree_file, ("pruned/notes.txt", "pruned/2026-13.jsonl", "pruned/x/2026-03.jsonl")))
