@@ -524,6 +524,9 @@ class Index:
                 found.setdefault(row.id, row)
         return found
 
+    def speakers(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT DISTINCT speaker FROM chunks")}
+
     def sourced(self, prefix: str) -> list[tuple[str, str, str, str, tuple[str, ...], str]]:
         """(id, day, ts, text, topics, source) of the chunks whose source starts with prefix (`remember:`)."""
         rows = self.db.execute(

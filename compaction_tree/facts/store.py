@@ -21,7 +21,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,7 @@ from .consolidate import (
     Fact,
     Outcome,
     Similarity,
+    Version,
     consolidate,
     parse_audit,
     parse_category,
@@ -485,8 +486,10 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
         similarity, label, warning = similarity_for(vault, texts)
     outcome = consolidate(candidates, reversals, similarity)
     own_facts, own_events = ledger(said, reversals)
-    all_facts, joined = combined(outcome.facts, own_facts, reversals)
-    events = [*outcome.events, *own_events, *joined]
+    speakers = index.speakers()
+    all_facts, joined = combined([_unquoted(f, speakers) for f in outcome.facts], own_facts, reversals)
+    plain_events = (replace(e, old=unquoted(e.old, speakers), new=unquoted(e.new, speakers)) for e in outcome.events)
+    events = [*plain_events, *own_events, *joined]
     changed: list[str] = []
     for category in CATEGORIES:
         facts = [f for f in all_facts if f.category == category]
@@ -521,6 +524,29 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
     )
     vault.write(REPORT_FILE, (json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n").encode("utf-8"))
     return report
+
+
+_QUOTED = re.compile(r"^[\w.-]{1,40}:\s+")
+
+
+def unquoted(text: str, speakers: Collection[str]) -> str:
+    """A statement without the speaker label the extractor quotes a first-person one with ("user: Decided: HS256."
+    reads "Decided: HS256."); a label that names no speaker ("Decided: we use HS256.") is part of the statement."""
+    label = _QUOTED.match(text)
+    if label is None or not text[label.end() :].strip():
+        return text
+    name = label.group(0).rstrip().removesuffix(":")
+    return text[label.end() :] if name in speakers or name == "user" else text
+
+
+def _unquoted(fact: Fact, speakers: Collection[str]) -> Fact:
+    """The fact as the statement alone: "user: I prefer tabs." reads "I prefer tabs." (who said it stays in the
+    daily summary's candidate, which consolidation reads, and in the chunks its sources name)."""
+
+    def plain(version: Version) -> Version:
+        return replace(version, fact=unquoted(version.fact, speakers))
+
+    return replace(fact, current=plain(fact.current), history=tuple(plain(v) for v in fact.history))
 
 
 def rebuild_facts(vault: Vault, index: Index) -> list[str]:
