@@ -11,6 +11,7 @@ from helpers import memtree, snapshot
 from compaction_tree import Memory
 from compaction_tree.errors import BAD_INPUT
 from compaction_tree.facts import audit_events, get_fact, undo
+from compaction_tree.facts.store import unquoted
 from compaction_tree.vault import Vault
 
 
@@ -111,3 +112,16 @@ def test_the_command_prints_the_fact_or_json(vault: Vault) -> None:
 
 def _at(moment: str) -> datetime:
     return datetime.fromisoformat(moment + "+00:00")
+
+
+def test_fact_text_drops_the_speaker_label_but_not_a_topic_label(vault: Vault) -> None:
+    memory = _memory(vault)
+    memory.add("I prefer dark mode in the editor.", speaker="alice", timestamp="2026-03-02T10:00")
+    memory.compact(now=_at("2026-03-10T12:00"))
+    fact = get_fact(vault, "editor")
+    assert fact is not None and fact.current.fact == "I prefer dark mode in the editor."
+    assert "alice: " not in (vault.root / "facts/preference.md").read_text(encoding="utf-8")
+    daily = (vault.root / "daily/2026-03-02.md").read_text(encoding="utf-8")
+    assert "alice: I prefer dark mode" in daily  # who said it stays with the candidate
+    assert unquoted("user: Decided: HS256.", {"alice"}) == "Decided: HS256."
+    assert unquoted("Decided: we use HS256.", {"alice"}) == "Decided: we use HS256."
