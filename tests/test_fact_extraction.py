@@ -952,7 +952,14 @@ def test_prose_around_a_paste_still_states_its_fact() -> None:
 
 
 @pytest.mark.parametrize(
-    "note", ["indentation: 2 spaces", "ci -> buildkite", "ledgerd = the service that reconciles payments every night"]
+    "note",
+    [
+        "indentation: 2 spaces",
+        "ci -> buildkite",
+        "ledgerd = the service that reconciles payments every night",
+        'set up an alert for "status": 500 and router errors. I\'m the only one on call anyway.',  # quotes a bit of JSON
+        "notes, rough:\n- school: name, where, timezone?? (one in NL later)\n- boats: Laser, Pirat\n- payments via stripe",
+    ],
 )
 def test_a_note_written_like_config_is_still_said(note: str) -> None:
     assert said_text(note) == note  # one yaml-looking line, an arrow, a definition in words: prose

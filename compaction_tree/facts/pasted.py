@@ -27,24 +27,20 @@ _SHAPES = [
         # key = value, x := y: one value (a word, a number, a quoted string), maybe a comment after it
         r"^[\w.\-\[\]\"'$]+\s*(?:=|:=|\+=)\s*(?:[^\s\"']+|\"[^\"]*\"|'[^']*')\s*(?:(?:#|//).*)?$",
         r"^[\w\-]+(?:[._][\w\-]+)+\s*[:=]",  # dotted or snake keys: spring.datasource.url=, log_level:
-        r"^-\s+[\w\-\"']+:(?:\s|$)",  # a yaml list of mappings
         r"^[\[{<]|[\[{(,;]$|^[\]})]",  # brackets that open or close a structure, a statement's end
         r"^\[[\w .\-\"]+\]$",  # an ini section
-        r"\"[^\"]*\"\s*:\s*[\[{\"\d tfn]",  # "key": value (JSON)
         r"^\s*at\s+[\w$.<>]+\(|^\s*File \"[^\"]+\", line \d+|^Traceback \(|^\s*\.\.\. \d+ more$",  # stack frames
         r"^(?:[\w.]+(?:Error|Exception)|Caused by|panic|goroutine \d+|thread '[^']*' panicked)\b[:\s]",
         r"^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d",  # a log line's timestamp
         r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d ",  # syslog
         r"^\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\b\]?[:\s]",  # a log level first
-        r"^[EWIDF]\d{4} \d\d:\d\d|^[VDIWEF]/\w+|^level=\w+|^npm ERR!|^==> |^=== ",
+        r"^[A-Z]\s{2,}\S|^[EWIDF]\d{4} \d\d:\d\d|^[VDIWEF]/\w+|^level=\w+|^npm ERR!|^==> |^=== ",
         r"^\d{1,3}(?:\.\d{1,3}){3} - ",  # an access log
         r"^\|.*\|$|^\+[-+]+\+$|^[-=]{3,}$",  # a table, a rule
         r"^(?:diff --git|@@ |\+\+\+ |--- a/|index [0-9a-f]{7})",  # a diff
         r"^[d-][rwx-]{9}\s|^total \d+$",  # ls -l
-        r"\S+(?: {2,}\S+){2,}",  # columns
         r"^[^\s,]+(?:,[^\s,]*){2,}$",  # a CSV row
         r"^[0-9*/,-]+(?:\s+[0-9*/,-]+){4}\s",  # a crontab line
-        r"\b[A-Za-z_]\w*\([^()\s]+\)|\w\([^()]*\)[;:]?$|\w\[[\"'\w]",  # a call with arguments, an index
         r"^>\s[^.!?]*$",  # a tool's "> command" line (a quoted sentence ends like one)
         r"^[0-9a-f]{7,40}\s",  # a commit id first
         r"^[✓✔✗×●▶]",  # a tool's status marks
@@ -52,7 +48,17 @@ _SHAPES = [
 ]
 # yaml: a lowercase key and a short value or none; alone on a line it is as likely a note ("indentation: 2
 # spaces"), so it counts only next to another line of the kind
-_YAML_KEY = re.compile(r"^[a-z][\w\-]*:(?:\s+[^\s.!?]+(?:\s+[^\s.!?]+){0,2})?\s*$")
+_YAML_KEY = re.compile(r"^(?:-\s+)?[a-z][\w\-]*:(?:\s+[^\s.!?,]+(?:\s+[^\s.!?,]+){0,2})?\s*$")
+# shapes found inside a line: they make code of a line, not of a sentence that quotes a bit of code
+# ("an alert for "status": 500 errors", "never call datetime.now(tz) bare")
+_INLINE = [
+    re.compile(p)
+    for p in (
+        r"\"[^\"]*\"\s*:\s*[\[{\"\d tfn]",  # "key": value (JSON)
+        r"\S+(?: {2,}\S+){2,}",  # columns
+        r"\b[A-Za-z_]\w*\([^()\s]+\)|\w\([^()]*\)[;:]?$|\w\[[\"'\w]",  # a call with arguments, an index
+    )
+]
 _SYMBOLS = re.compile(r"[{}\[\]()<>;=|\\$#@*&^%~`+]")
 SYMBOL_DENSITY = 0.1  # code symbols per visible character beyond which a line is code, not prose
 
@@ -67,8 +73,17 @@ def pasted_line(line: str, in_block: bool = False) -> bool:
         return True  # indented: a block's body, a stack frame, a yaml value
     if any(shape.search(stripped) for shape in _SHAPES) or (in_block and _YAML_KEY.match(stripped)):
         return True
+    if _sentence(stripped):
+        return False
+    if any(shape.search(stripped) for shape in _INLINE):
+        return True
     visible = sum(1 for c in stripped if not c.isspace())
     return len(_SYMBOLS.findall(stripped)) >= 4 and len(_SYMBOLS.findall(stripped)) / visible >= SYMBOL_DENSITY
+
+
+def _sentence(line: str) -> bool:
+    """Prose: a sentence of at least five words that ends like one."""
+    return bool(_PROSE_SENTENCE.match(line)) and len(line.split()) >= 5
 
 
 def _paragraphs(text: str) -> list[list[str]]:
@@ -95,7 +110,7 @@ def said_text(text: str) -> str:
     for lines in _paragraphs(text):
         keys = sum(1 for line in lines if _YAML_KEY.match(line.strip()))
         marks = [pasted_line(line, in_block=keys >= 2) for line in lines]
-        unfinished = sum(1 for line in lines if not _PROSE_SENTENCE.match(line.strip()))
+        unfinished = sum(1 for line in lines if not (_PROSE_SENTENCE.match(line.strip()) or _LIST_ITEM.match(line)))
         # mostly pasted; or lines of a paste around what looks like prose, none of them a sentence (SQL, output)
         mostly = sum(marks) * 2 >= len(lines) or (any(marks) and unfinished * 2 > len(lines))
         prose = [
