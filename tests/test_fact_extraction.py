@@ -957,8 +957,8 @@ def test_prose_around_a_paste_still_states_its_fact() -> None:
         "indentation: 2 spaces",
         "ci -> buildkite",
         "ledgerd = the service that reconciles payments every night",
-        'set up an alert for "status": 500 and router errors. I\'m the only one on call anyway.',  # quotes a bit of JSON
-        "notes, rough:\n- school: name, where, timezone?? (one in NL later)\n- boats: Laser, Pirat\n- payments via stripe",
+        'an alert for "status": 500 and router errors. I\'m the only one on call anyway.',  # quotes a bit of JSON
+        "notes, rough:\n- school: name, where, timezone?? (one in NL later)\n- boats: Laser, Pirat\n- stripe",
     ],
 )
 def test_a_note_written_like_config_is_still_said(note: str) -> None:
