@@ -1,6 +1,6 @@
 """Pasted code, logs, configuration, terminal output and JSON must never become facts.
 
-    PYTHONPATH=. .venv/bin/python tests/bench/eval_pasted.py [--show]
+    .venv/bin/python tests/bench/eval_pasted.py [--show]
 
 Reads tests/bench/data/pasted.jsonl (one pasted turn a line: id, kind, speaker, text; written blind to the
 extractor's rules) and counts what the built-in extractor takes from it: the facts (target 0), and the
