@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..text import bounded
+
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(?![\w.\"'-]+:\s)")
 _PROSE_SENTENCE = re.compile(r"^[\"'(]?[A-Za-zÀ-ÿ][^\n]*[.!]$")
@@ -104,10 +106,10 @@ def _paragraphs(text: str) -> list[list[str]]:
 
 
 def said_text(text: str) -> str:
-    """The text without what was pasted into it: each pasted line goes, and a paragraph mostly pasted keeps
-    only its prose sentences. Paragraphs are kept apart by a blank line."""
+    """The text (its analysed part, text.bounded) without what was pasted into it: each pasted line goes, and a
+    paragraph mostly pasted keeps only its prose sentences. Paragraphs are kept apart by a blank line."""
     kept = []
-    for lines in _paragraphs(text):
+    for lines in _paragraphs(bounded(text)):  # what analysis reads of a chunk (text.py): linear in the chunk
         keys = sum(1 for line in lines if _YAML_KEY.match(line.strip()))
         marks = [pasted_line(line, in_block=keys >= 2) for line in lines]
         unfinished = sum(1 for line in lines if not (_PROSE_SENTENCE.match(line.strip()) or _LIST_ITEM.match(line)))
