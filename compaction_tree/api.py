@@ -4,6 +4,7 @@
 
     memory = Memory.open("~/agent-memory")          # or Memory.init(path) for a new vault
     memory.add("We moved deploys to Fly.io.", speaker="user")
+    memory.remember("Deploys go to Fly.io.", subject="deploy_target")  # a fact, in facts/ at once
     memory.compact()                                # extractive; Memory.compact(model="openai/gpt-4o-mini")
     print(memory.context())                         # ROOT.md plus how to use it, for the system prompt
     memory.know("fly.io").known                     # True
@@ -23,6 +24,7 @@ from .vault import Vault
 
 if TYPE_CHECKING:
     from .compaction import CompactReport, ForgetReport
+    from .facts.store import RememberResult
     from .ingest import AddResult, ImportReport
     from .retrieval import Awareness, Recall
 
@@ -78,6 +80,20 @@ class Memory:
             id=id,
             now=_now(),
         )
+
+    def remember(
+        self,
+        text: str,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        timestamp: str | datetime | None = None,
+    ) -> RememberResult:
+        """Stores a fact the agent was told (a chunk in raw/) and puts it in facts/ and ROOT.md at once,
+        confidence 1.0; a later value of the same subject supersedes it, with history. Like `memtree remember`."""
+        from .facts.store import remember
+
+        return remember(self.vault, text, subject=subject, category=category, timestamp=timestamp, now=_now())
 
     def import_file(self, path: str | Path, format: str | None = None) -> ImportReport:
         from .ingest import import_file

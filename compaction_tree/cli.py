@@ -137,6 +137,42 @@ def add(
         sys.stderr.write(f"memtree: {result.id}: {'; '.join(notes)}\n")
 
 
+@app.command()
+def remember(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The fact, as a statement.", show_default=False)],
+    subject: Annotated[
+        str | None, typer.Option(help="Its subject key, e.g. deploy_target (default: derived from the text).")
+    ] = None,
+    category: Annotated[
+        str | None,
+        typer.Option(
+            help="preference, constraint, decision, domain_fact, entity or failure_pattern (default: derived)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a fact now: stored as a chunk, in facts/ and ROOT.md at once; a new value supersedes the old.
+
+    Example: memtree remember "Deploys go to Fly.io." --subject deploy_target --category decision
+    """
+    from .facts.store import remember as store_fact
+
+    with user_errors():
+        result = store_fact(open_vault(ctx), text, subject=subject, category=category, now=now())
+    if as_json:
+        emit_json(result.to_json())
+        return
+    typer.echo(f"{result.category} {result.subject}: {result.fact} ({result.id})")
+    if not result.applied:
+        sys.stderr.write(
+            "memtree: a compaction is running: the fact is stored, and the next `memtree compact` puts it in "
+            "facts/ and ROOT.md\n"
+        )
+    elif result.current is not None and result.current.history and result.current.current.sources[-1] == result.id:
+        sys.stderr.write(f"memtree: {result.subject}: supersedes {result.current.history[0].fact!r}\n")
+
+
 @app.command("import")
 def import_(
     ctx: typer.Context,

@@ -524,6 +524,17 @@ class Index:
                 found.setdefault(row.id, row)
         return found
 
+    def speakers(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT DISTINCT speaker FROM chunks")}
+
+    def sourced(self, prefix: str) -> list[tuple[str, str, str, str, tuple[str, ...], str]]:
+        """(id, day, ts, text, topics, source) of the chunks whose source starts with prefix (`remember:`)."""
+        rows = self.db.execute(
+            "SELECT id, day, ts, text, topics, source FROM chunks WHERE substr(source, 1, ?) = ? ORDER BY ts, id",
+            (len(prefix), prefix),
+        ).fetchall()
+        return [(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5]) for r in rows]
+
     def summaries(self, level: Level | None = None) -> list[tuple[str, Summary]]:
         """(path, summary) for every readable summary, in period order.
 

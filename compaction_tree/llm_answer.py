@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from .facts.pasted import is_pasted
 from .facts.records import CATEGORIES as FACT_CATEGORIES
 from .summarizers import Unit
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, TopicStat
@@ -179,7 +180,8 @@ def draft_from_answer(data: Mapping[str, Any], items: Sequence[Item], unit: Unit
     for f in data.get("facts", ()):
         ids = tuple(dict.fromkeys(c for s in f["sources"] if s in chunks_of for c in chunks_of[s]))
         valid_from = f["valid_from"] if _is_date(f["valid_from"]) else day
-        if ids and f["confidence"] >= min_confidence:
+        # a model may take a pasted `VERSION = 2.0` or config block for a fact: by its shape it is none
+        if ids and f["confidence"] >= min_confidence and not is_pasted(f["fact"]):
             facts.append(FactCandidate(f["category"], f["subject"], f["fact"], f["confidence"], valid_from, ids))
     named = tuple(TopicStat(t, 1, day, day) for t in data.get("topics", ()))
     return Draft(

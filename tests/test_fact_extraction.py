@@ -4,17 +4,22 @@ meet. The sample conversation (compaction_tree/sample.py) is the check on real-i
 
 from __future__ import annotations
 
+import json
 import random
+import types
 from collections import defaultdict
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from compaction_tree import facts
 from compaction_tree.config import Config
+from compaction_tree.facts import statements_of
 from compaction_tree.facts.consolidate import Fact, consolidate, render_audit, render_category
 from compaction_tree.facts.extract import clauses
+from compaction_tree.facts.pasted import is_pasted, said_text
 from compaction_tree.model import Chunk
 from compaction_tree.periods import day_period
 from compaction_tree.sample import sample_chunks
@@ -904,3 +909,74 @@ def test_a_standing_cause_told_in_a_story_is_a_failure_pattern() -> None:
 )
 def test_a_cause_of_one_occasion_is_no_failure_pattern(sentence: str) -> None:
     assert stated(sentence) == []
+
+
+# ---------------------------------------------------------------- pasted code, logs, configuration: no facts
+
+PASTED = Path(__file__).parent / "bench" / "data" / "pasted.jsonl"
+
+
+def test_nothing_pasted_in_the_evaluation_set_becomes_a_statement() -> None:
+    items = [json.loads(line) for line in PASTED.read_text(encoding="utf-8").splitlines()]
+    assert len(items) >= 100
+    taken = {item["id"]: statements_of(item["text"], item["speaker"]) for item in items}
+    assert {k: v for k, v in taken.items() if v} == {}
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "VERSION = 2.0",  # key = value
+        "# --- WORK ---\nHost github.com-work\n  HostName github.com\n  IdentityFile ~/.ssh/id_work",  # comment
+        "retries: 5\nbackoff: exponential\nregion: eu-west",  # yaml keys
+        'print(f"Total: {total}")',  # a call, symbols
+        "$ python --version\nPython 3.11.6",  # a shell prompt
+        'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\nValueError: bad',  # a stack trace
+        '{"plan": "pro", "seats": 12}',  # JSON
+        "2024-05-11T08:01:22Z ERROR worker-3 we use the fallback queue now",  # a log line
+        "NAME      READY   STATUS\napi-1     1/1     Running",  # columns
+    ],
+)
+def test_each_shape_of_paste_states_nothing(paste: str) -> None:
+    assert is_pasted(paste)
+    assert statements_of(paste, "user") == []
+
+
+def test_prose_around_a_paste_still_states_its_fact() -> None:
+    text = (
+        "We decided to use Postgres for the catalog.\n\n```sql\nCREATE TABLE catalog (id serial);\n```\n\nVERSION = 2.0"
+    )
+    assert said_text(text) == "We decided to use Postgres for the catalog."
+    (found,) = [s for s in statements_of(text, "user") if not (s.change_only or s.replaced_only)]
+    assert "Postgres" in found.fact
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "indentation: 2 spaces",
+        "ci -> buildkite",
+        "ledgerd = the service that reconciles payments every night",
+        'an alert for "status": 500 and router errors. I\'m the only one on call anyway.',  # quotes a bit of JSON
+        "notes, rough:\n- school: name, where, timezone?? (one in NL later)\n- boats: Laser, Pirat\n- stripe",
+    ],
+)
+def test_a_note_written_like_config_is_still_said(note: str) -> None:
+    assert said_text(note) == note  # one yaml-looking line, an arrow, a definition in words: prose
+
+
+def test_the_llm_path_drops_a_pasted_fact() -> None:
+    from compaction_tree.llm_answer import draft_from_answer
+
+    unit = Unit(day_period(datetime(2025, 3, 3).date()), 500)
+    item = types.SimpleNamespace(id="1", chunks=("c1",))
+    answer = {
+        "facts": [
+            {"category": "domain_fact", "subject": "version", "fact": "VERSION = 2.0", "confidence": 0.9},
+            {"category": "decision", "subject": "db", "fact": "We use Postgres.", "confidence": 0.9},
+        ]
+    }
+    for f in answer["facts"]:
+        f.update(valid_from="2025-03-03", sources=["1"])
+    draft = draft_from_answer(answer, [item], unit, 0.6)  # type: ignore[list-item]
+    assert [f.subject for f in draft.facts] == ["db"]

@@ -51,6 +51,7 @@ from .gates import (
     standing_state,
     undated,
 )
+from .pasted import said_text
 from .statement import (
     ASPECT_OF,
     CALENDAR,
@@ -284,8 +285,10 @@ def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
 
 
 def statements_of(text: str, speaker: str) -> list[Extracted]:
-    """A turn's statements (see extract_statements), sentence by sentence."""
-    return _read([(clause, topic_of(s)) for s in sentences(text) for clause in clauses(s)], speaker)
+    """A turn's statements (see extract_statements), sentence by sentence; what was pasted into it (code, logs,
+    configuration, terminal output, JSON: pasted.py) states nothing."""
+    said = said_text(text)
+    return _read([(clause, topic_of(s)) for s in sentences(said) for clause in clauses(s)], speaker)
 
 
 def _read(pieces: list[tuple[str, str]], speaker: str) -> list[Extracted]:

@@ -21,8 +21,9 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
@@ -36,6 +37,7 @@ from .consolidate import (
     Fact,
     Outcome,
     Similarity,
+    Version,
     consolidate,
     parse_audit,
     parse_category,
@@ -44,9 +46,12 @@ from .consolidate import (
 )
 from .extract import (
     SUBJECT,
+    statements_of,
     subject_key,
 )
 from .provenance import supported
+from .remembered import SOURCE_PREFIX as REMEMBERED_SOURCE
+from .remembered import Remembered, category_of, combined, ledger
 from .statement import plain_text
 
 if TYPE_CHECKING:
@@ -277,6 +282,113 @@ def undo(vault: Vault, event_id: str) -> str:
         return new_id
 
 
+# ---------------------------------------------------------------- remember
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What `remember` stored, and whether facts/ and ROOT.md hold it yet (applied: False when a compaction
+    held the lock; the next compaction applies it)."""
+
+    id: str
+    path: str
+    created: bool
+    subject: str
+    category: str
+    fact: str
+    applied: bool
+    redactions: Mapping[str, int]
+    current: Fact | None = None  # the subject's fact after it, when applied
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "created": self.created,
+            "subject": self.subject,
+            "category": self.category,
+            "fact": self.fact,
+            "applied": self.applied,
+            "current": self.current.to_json() if self.current else None,
+            "redactions": sum(self.redactions.values()),
+        }
+
+
+def remember(
+    vault: Vault,
+    text: str,
+    *,
+    subject: str | None = None,
+    category: str | None = None,
+    timestamp: str | datetime | None = None,
+    now: datetime | None = None,
+) -> RememberResult:
+    """Stores a fact the agent was told as a chunk in raw/ (source "remember:<category>", the subject its
+    first topic), then rebuilds facts/ and ROOT.md under the compaction lock, as `facts undo` does. If a
+    compaction holds the lock, the chunk is stored all the same and that compaction's successor applies it."""
+    from ..index import Index
+    from ..ingest import prepare_chunk
+    from ..root import write_root
+    from .remembered import DEFAULT_CATEGORY, normal_subject, source_for
+
+    key = _checked_subject(subject)
+    _check_category(category)
+    fields: dict[str, Any] = {"text": " ".join(text.split()), "timestamp": timestamp, "speaker": "agent"}
+    plain = prepare_chunk(fields, vault.config, now).chunk.text  # redacted: the subject is derived from what is kept
+    derived = derive_subject(plain)
+    key = key or (derived[0] if derived else "")
+    key = key or normal_subject(subject_key(plain, generic=True)) or "fact"
+    known = get_fact(vault, key) if not category else None  # a new value keeps its subject's category
+    category = category or (known.category if known else derived[1] if derived else DEFAULT_CATEGORY)
+    prepared = prepare_chunk({**fields, "source": source_for(category), "topics": [key]}, vault.config, now)
+    created = vault.store_chunk(prepared.chunk)
+    with vault.lock() as acquired:
+        if acquired:
+            with Index(vault) as index:
+                index.sync()
+                rebuild(vault, index)
+                write_root(vault, index)
+    return RememberResult(
+        prepared.chunk.id,
+        vault.chunk_relpath(prepared.chunk),
+        created,
+        key,
+        category,
+        prepared.chunk.text,
+        acquired,
+        prepared.redactions,
+        get_fact(vault, key) if acquired else None,
+    )
+
+
+def derive_subject(text: str) -> tuple[str, str] | None:
+    """(subject, category) the extractor gives the statement, if it reads one in it."""
+    for found in statements_of(text, "user"):
+        if not (found.change_only or found.replaced_only):
+            return found.subject, found.category
+    return None
+
+
+def _checked_subject(subject: str | None) -> str:
+    from .remembered import SUBJECT as KEY
+    from .remembered import normal_subject
+
+    if subject is None:
+        return ""
+    key = normal_subject(subject)
+    if not KEY.fullmatch(key):
+        raise InvalidInputError(
+            f"invalid subject {subject!r}: a subject key is lowercase letters and digits joined by _",
+            hint="e.g. --subject deploy_target",
+        )
+    return key
+
+
+def _check_category(category: str | None) -> None:
+    if category is not None and category not in CATEGORIES:
+        raise InvalidInputError(f"unknown category {category!r}", hint=f"use one of: {', '.join(CATEGORIES)}")
+
+
 # ---------------------------------------------------------------- rebuild
 
 
@@ -309,13 +421,28 @@ def daily_candidates(index: Index, config: Config) -> list[FactCandidate]:
     return screened_candidates(index, config)[0]
 
 
-def screened_candidates(index: Index, config: Config) -> tuple[list[FactCandidate], list[dict[str, str]]]:
-    """(daily_candidates, {"summary", "subject"} of each candidate left out as unsupported)."""
+def remembered_statements(index: Index) -> list[Remembered]:
+    """The facts `memtree remember` stored, as chunks: source "remember:<category>", the subject first topic."""
+    found = []
+    for chunk_id, day, moment, text, topics, source in index.sourced(REMEMBERED_SOURCE):
+        category = category_of(source)
+        if category and topics and SUBJECT.fullmatch(topics[0]) and text.strip():
+            found.append(Remembered(chunk_id, day, moment, " ".join(text.split()), topics[0], category))
+    return found
+
+
+def screened_candidates(
+    index: Index, config: Config, remembered: frozenset[str] = frozenset()
+) -> tuple[list[FactCandidate], list[dict[str, str]]]:
+    """(daily_candidates, {"summary", "subject"} of each candidate left out as unsupported). A remembered
+    chunk is no source of theirs: its fact comes straight from the chunk, the same with or without a compaction."""
     daily = index.summaries("daily")
     cited = index.chunks_by_id(sorted({s for _, summary in daily for c in summary.draft.facts for s in c.sources}))
     found, unsupported = [], []
     for path, summary in daily:
         for c in summary.draft.facts:
+            if remembered and remembered.intersection(c.sources):
+                c = replace(c, sources=tuple(s for s in c.sources if s not in remembered))
             if c.confidence < config.fact_min_confidence or not c.sources or not c.fact.strip():
                 continue
             rows = [(row.speaker, row.text) for row in (cited.get(s) for s in c.sources) if row is not None]
@@ -349,7 +476,8 @@ def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
 
 def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) -> RebuildReport:
     """Recomputes facts/ from every daily summary's candidates; writes only the files that changed."""
-    candidates, unsupported = screened_candidates(index, vault.config)
+    said = remembered_statements(index)
+    candidates, unsupported = screened_candidates(index, vault.config, frozenset(r.id for r in said))
     reversals = active_reversals(read_overrides(vault))
     label, warning = "custom" if similarity else "lexical", None
     if similarity is None:
@@ -357,28 +485,37 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
         texts = [plain_text(c.fact) for c in candidates if not c.replaced_only]
         similarity, label, warning = similarity_for(vault, texts)
     outcome = consolidate(candidates, reversals, similarity)
+    own_facts, own_events = ledger(said, reversals)
+    speakers = index.speakers()
+    all_facts, joined = combined([_unquoted(f, speakers) for f in outcome.facts], own_facts, reversals)
+    plain_events = (replace(e, old=unquoted(e.old, speakers), new=unquoted(e.new, speakers)) for e in outcome.events)
+    events = [*plain_events, *own_events, *joined]
     changed: list[str] = []
     for category in CATEGORIES:
-        facts = [f for f in outcome.facts if f.category == category]
+        facts = [f for f in all_facts if f.category == category]
         path = category_path(category)
         written = vault.write(path, render_category(category, facts).encode("utf-8")) if facts else vault.delete(path)
         if written:
             changed.append(path)
-    if (outcome.events or vault.read_bytes(AUDIT_FILE) is not None) and vault.write(
-        AUDIT_FILE, render_audit(outcome.events).encode("utf-8")
+    if (events or vault.read_bytes(AUDIT_FILE) is not None) and vault.write(
+        AUDIT_FILE, render_audit(events).encode("utf-8")
     ):
         changed.append(AUDIT_FILE)
-    happened = {e.id for e in outcome.events}
+    happened = {e.id for e in events}
+
+    def count(kind: str) -> int:
+        return sum(1 for e in events if e.kind == kind and not e.reversed_by)
+
     report = RebuildReport(
         changed=sorted(changed),
-        candidates=len(outcome.ordered),
+        candidates=len(outcome.ordered) + len(said),
         clusters=outcome.clusters,
-        facts=len(outcome.facts),
-        merged=outcome.count("merge"),
-        corroborated=outcome.count("corroborate"),
-        superseded=outcome.count("supersede"),
-        kept=outcome.count("keep"),
-        reversed=sum(1 for e in outcome.events if e.reversed_by),
+        facts=len(all_facts),
+        merged=count("merge"),
+        corroborated=count("corroborate"),
+        superseded=count("supersede"),
+        kept=count("keep"),
+        reversed=sum(1 for e in events if e.reversed_by),
         stale_overrides=sorted(u for event, u in reversals.items() if event not in happened and event[:1] != "u"),
         unreachable=retrieval_check(outcome),
         unsupported=unsupported,
@@ -387,6 +524,29 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
     )
     vault.write(REPORT_FILE, (json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n").encode("utf-8"))
     return report
+
+
+_QUOTED = re.compile(r"^[\w.-]{1,40}:\s+")
+
+
+def unquoted(text: str, speakers: Collection[str]) -> str:
+    """A statement without the speaker label the extractor quotes a first-person one with ("user: Decided: HS256."
+    reads "Decided: HS256."); a label that names no speaker ("Decided: we use HS256.") is part of the statement."""
+    label = _QUOTED.match(text)
+    if label is None or not text[label.end() :].strip():
+        return text
+    name = label.group(0).rstrip().removesuffix(":")
+    return text[label.end() :] if name in speakers or name == "user" else text
+
+
+def _unquoted(fact: Fact, speakers: Collection[str]) -> Fact:
+    """The fact as the statement alone: "user: I prefer tabs." reads "I prefer tabs." (who said it stays in the
+    daily summary's candidate, which consolidation reads, and in the chunks its sources name)."""
+
+    def plain(version: Version) -> Version:
+        return replace(version, fact=unquoted(version.fact, speakers))
+
+    return replace(fact, current=plain(fact.current), history=tuple(plain(v) for v in fact.history))
 
 
 def rebuild_facts(vault: Vault, index: Index) -> list[str]:
