@@ -33,8 +33,6 @@ ROOT_URI = "memtree://root"
 # memtree://root/daily/2026-03-10.md, so each link in the index is the address of its resource
 SUMMARY_URI = ROOT_URI + "/{level}/{name}"
 _SUMMARY_NAME = re.compile(r"\d{4}-(?:\d{2}-\d{2}|\d{2}|W\d{2})\.md")
-REMEMBER_SOURCE = "mcp:remember"
-REMEMBER_TOPIC = "explicit-memory"
 
 SERVER_INSTRUCTIONS = """\
 memtree is this user's long-term memory of past sessions: plain files, searched on demand.
@@ -74,6 +72,18 @@ class KnowOut(TypedDict):
 class FactsOut(TypedDict):
     facts: list[dict[str, Any]]
     history: bool
+
+
+class RememberOut(TypedDict):
+    id: str
+    path: str
+    created: bool
+    subject: str
+    category: str
+    fact: str
+    applied: bool
+    current: dict[str, Any] | None
+    redactions: int
 
 
 class AddOut(TypedDict):
@@ -267,9 +277,10 @@ def _add_read_tools(server: MemtreeServer) -> None:
 def _add_write_tools(server: MemtreeServer) -> None:
     @server.tool(
         title="Remember",
-        description="Store something to remember, at once and durably: a decision, a preference, a fact the user "
-        "asked you to keep. Stored as a chunk marked as an explicit memory (importance 1.0); `know` and "
-        "`recall` find it immediately, and compaction carries it into summaries and facts.",
+        description="Record a fact the moment you hear it: a decision, a preference, a constraint the user asked "
+        "you to keep. It is a current fact at once (the `facts` tool and the index's standing facts show it, "
+        "confidence 1.0), stored as a chunk so `know` and `recall` find it too; a later value of the same subject "
+        "supersedes it and keeps it in the history.",
         annotations=WRITES,
     )
     def remember(
@@ -280,18 +291,16 @@ def _add_write_tools(server: MemtreeServer) -> None:
         category: Annotated[
             str | None, Field(description="A kind, e.g. preference, constraint or decision (optional).")
         ] = None,
-        speaker: Annotated[str, Field(description="Who said it: user or assistant.")] = "assistant",
-    ) -> Annotated[CallToolResult, AddOut]:
-        # built on add until the facts redesign brings Memory.remember: a chunk any later version can find
-        # by its source and topic
-        from .ingest import add
+    ) -> Annotated[CallToolResult, RememberOut]:
+        # the CLI's `memtree remember`: the chunk, then facts/ and ROOT.md under the compaction lock, taken
+        # without waiting (a compaction holding it applies the fact in its turn)
+        from .facts.store import remember as remember_fact
 
-        labels = [REMEMBER_TOPIC, *(label for label in (subject, category) if label and label.strip())]
         with _as_tool_error():
-            stored = add(
-                server.vault(), text, speaker=speaker, source=REMEMBER_SOURCE, topics=labels, importance=1.0, now=_now()
-            )
-        return _result(_add_text(stored, "remembered"), stored.to_json())
+            stored = remember_fact(server.vault(), text, subject=subject, category=category, now=_now())
+        when = "" if stored.applied else " (a compaction is running: it adds the fact when it finishes)"
+        text_out = f"remembered {stored.subject}: {stored.fact} [{stored.id}]{when}"
+        return _result(text_out, stored.to_json())
 
     @server.tool(
         title="Add a chunk",

@@ -175,15 +175,14 @@ def test_every_tool_over_stdio_and_the_server_writes_nothing_but_chunks(sample: 
         assert again[1]["id"] == data["id"] and not again[1]["created"] and "already stored" in again[0]
         _, found, _ = await call(client, "recall", query="zephyrine staging box")
         assert data["id"] in found["sources"]  # found at once: no compaction needed
-        _, kept, _ = await call(client, "remember", text="Quokkaform is our Terraform wrapper.", subject="iac")
-        _, known, _ = await call(client, "know", topic="quokkaform")
-        assert known["known"] and known["entries"][0]["source"] == kept["id"]
+        _, known, _ = await call(client, "know", topic="zephyrine")
+        assert known["known"] and known["entries"][0]["source"] == data["id"]
 
     session(stdio(sample.root), check)
     after = snapshot(sample.root)
     new = {path for path in after if path not in before}
     assert {path for path in before if after.get(path) != before[path]} == set()  # nothing rewritten
-    assert len(new) == 2 and all(path.startswith("raw/") for path in new)  # two chunks, nothing else
+    assert len(new) == 1 and all(path.startswith("raw/") for path in new)  # the chunk added, nothing else
 
 
 def test_a_revision_the_server_does_not_know_gets_its_newest_handshake_revision(vault: Vault) -> None:
@@ -269,7 +268,7 @@ def test_bad_arguments_are_tool_errors_with_a_hint_and_the_server_keeps_answerin
         ("add", {"text": "x" * 2_000_000}, "longer than"),
         ("remember", {"subject": "iac"}, "text: field required"),
         ("facts", {"category": "opinions"}, "unknown category 'opinions'"),
-        ("remember", {"text": "x", "category": "a\nb"}, "topic must be one line"),
+        ("remember", {"text": "x", "category": "a\nb"}, "unknown category 'a\\nb'"),
     ]
 
     async def check(client: Client) -> None:
@@ -334,22 +333,26 @@ def test_the_tools_take_no_lock_so_a_compaction_beside_them_is_fine(vault: Vault
     async def check(client: Client) -> None:
         with vault.lock() as held:  # what a running compaction holds
             assert held
-            _, data, error = await call(client, "remember", text="Deploys go through Nomad now.", speaker="user")
-            assert not error and data["created"]
+            _, data, error = await call(client, "remember", text="Deploys go through Nomad now.", subject="deploys")
+            assert not error and data["created"] and data["applied"] is False  # stored; the compaction applies it
             _, found, error = await call(client, "recall", query="nomad deploys")
             assert not error and found["sources"] == [data["id"]]
 
     session(build_server(vault.root), check)
 
 
-def test_remember_stores_an_explicit_memory_as_a_chunk_marked_so(vault: Vault) -> None:
+def test_remember_is_a_current_fact_at_once_and_a_later_value_supersedes_it(vault: Vault) -> None:
     async def check(client: Client) -> None:
-        _, data, _ = await call(
+        text, data, error = await call(
             client, "remember", text="Release notes go out on Thursdays.", subject="release_day", category="decision"
         )
-        stored = json.loads((vault.root / data["path"]).read_text())
-        assert stored["importance"] == 1.0 and stored["source"] == "mcp:remember" and stored["speaker"] == "assistant"
-        assert stored["topics"] == ["explicit-memory", "release_day", "decision"]
+        assert not error and data["applied"] and data["subject"] == "release_day" and text.startswith("remembered")
+        assert (vault.root / data["path"]).is_file()  # a chunk in raw/: forget removes it, rebuilds keep it
+        await call(client, "remember", text="Release notes go out on Fridays now.", subject="release_day")
+        _, facts, _ = await call(client, "facts", query="release_day")
+        assert facts["history"] and facts["facts"][0]["fact"] == "Release notes go out on Fridays now."
+        assert [h["fact"] for h in facts["facts"][0]["history"]] == ["Release notes go out on Thursdays."]
+        assert "Fridays" in (vault.root / "ROOT.md").read_text()
 
     session(build_server(vault.root), check)
 
