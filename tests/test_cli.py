@@ -183,6 +183,9 @@ def test_status_json_is_stable(vault: Vault, tmp_path: Path) -> None:
         "oldest_uncompacted_day",
         "problems",
         "last_run",
+        "consolidation_lag_days",
+        "facts",
+        "retention",
     }
     assert report["chunks"] == 4 and report["raw_tokens"] > 0
     assert report["first"].startswith("2026-03-10") and report["last"].startswith("2026-03-13")
