@@ -41,12 +41,32 @@ Progress = Callable[[int, int], None]
 BOM = b"\xef\xbb\xbf"
 
 
+# Chunks kept for recall but not as the stuff of summaries, topics and facts: an agent's
+# narration between tool calls ("Now let me check the tests"), a shell command's output. The
+# importer knows (it sees the turn's shape, which a chunk alone no longer shows), the chunk
+# says so through the one field every reader already has: importance at or below this value.
+EVIDENCE_IMPORTANCE = 0.1
+
+
 @dataclass(frozen=True)
 class ImportRecord:
-    """One chunk to be: where it came from and its fields, types checked, values not yet."""
+    """One chunk to be: where it came from and its fields, types checked, values not yet.
+
+    `kind` says why a record is kept as evidence only (`narration`, `command_output`); it is
+    reported, not stored: the stored mark is the importance (EVIDENCE_IMPORTANCE)."""
 
     position: str  # "line 12", "conversation 3, message 7", "conv-26 session_2 turn 5"
     fields: dict[str, Any]
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A record read fine and left out on purpose: a tool call or result, thinking, a
+    subagent's message, injected text. `reason` is a short snake_case word, counted."""
+
+    position: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -57,13 +77,14 @@ class BadRecord:
     reason: str
 
 
+Item = ImportRecord | BadRecord | Skipped
+
+
 class _Malformed(Exception):
     """A record that cannot be used; the message is the reason a BadRecord carries."""
 
 
-def read_records(
-    path: Path, fmt: str | None = None, progress: Progress | None = None
-) -> Iterator[ImportRecord | BadRecord]:
+def read_records(path: Path, fmt: str | None = None, progress: Progress | None = None) -> Iterator[Item]:
     """Stream the records of an export file, detecting its format when `fmt` is None.
 
     The file is checked (and the format detected) at call time, so a missing file or an
@@ -297,7 +318,7 @@ def _load_document(path: Path) -> Any:
 # --- jsonl: memtree's contract ------------------------------------------------------------
 
 
-def _read_jsonl(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_jsonl(path: Path, progress: Progress) -> Iterator[Item]:
     for item in _json_lines(path, progress):
         if isinstance(item, BadRecord):
             yield item
@@ -337,62 +358,246 @@ def _contract_fields(value: Any) -> dict[str, Any]:
     return fields
 
 
+# --- shared: turns, narration, injected blocks --------------------------------------------
+
+# What a record means for the turn it is in: a user's request opens a turn, an assistant text
+# may be its answer, a tool call makes the texts before it narration; "" changes nothing.
+PROMPT, ANSWER, TOOL = "prompt", "answer", "tool"
+
+
+def _as_evidence(item: Item, kind: str) -> Item:
+    if not isinstance(item, ImportRecord) or item.kind is not None:
+        return item
+    return ImportRecord(item.position, {**item.fields, "importance": EVIDENCE_IMPORTANCE}, kind)
+
+
+class _Turn:
+    """Holds a turn's assistant texts (and whatever follows them) until the turn shows what they
+    were: a text followed by a tool call in the same turn is narration ("Now let me check the
+    logs"), the text after the last tool call is the answer. Narration is still stored, as
+    evidence (it can carry a fact a later answer relies on), but marked so that summaries,
+    topics and facts are made of what the user asked and what the answer said. This is decided
+    here because only the importer sees the turn; a stored chunk no longer does."""
+
+    def __init__(self) -> None:
+        self.held: list[Item] = []
+
+    def take(self, item: Item, event: str) -> list[Item]:
+        if event == PROMPT:
+            out = self.flush()
+            out.append(item)
+            return out
+        if event == ANSWER or self.held:
+            self.held.append(item)
+            if event == TOOL:
+                out = [_as_evidence(held, "narration") for held in self.held]
+                self.held = []
+                return out
+            return []
+        return [item]
+
+    def flush(self) -> list[Item]:
+        out, self.held = self.held, []
+        return out
+
+
+def _tag_text(text: str, tag: str) -> str | None:
+    """The text inside the first <tag ...>...</tag>, or None. Found with str.find: linear."""
+    start = text.find(f"<{tag}")
+    if start < 0:
+        return None
+    opened = text.find(">", start)
+    end = text.find(f"</{tag}>", opened)
+    if opened < 0 or end < 0:
+        return None
+    return text[opened + 1 : end].strip()
+
+
+def _strip_blocks(text: str, tags: tuple[str, ...]) -> tuple[str, set[str]]:
+    """The text without its <tag>...</tag> blocks for the given tags, and the tags removed.
+    An unclosed tag is left in place."""
+    removed: set[str] = set()
+    for tag in tags:
+        opening, closing = f"<{tag}", f"</{tag}>"
+        start = text.find(opening)
+        while start >= 0:
+            end = text.find(closing, start)
+            if end < 0:
+                break
+            text = text[:start] + text[end + len(closing) :]
+            removed.add(tag)
+            start = text.find(opening, start)
+    return text.strip(), removed
+
+
+_SAFE_REASON = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def _type_reason(kind: Any) -> str:
+    """A line that is not a message counts under its own type (summary, system, progress...)."""
+    if isinstance(kind, str) and _SAFE_REASON.fullmatch(kind):
+        return kind.replace("-", "_")
+    return "other"
+
+
 # --- claude-code: session transcripts -----------------------------------------------------
 
-# Text Claude Code puts in the user's turn that the user did not type: slash-command
-# envelopes, local command output, reminders, hook output, interruption notices.
-_HARNESS_PREFIXES = (
-    "<command-name",
-    "<command-message",
-    "<command-args",
-    "<local-command-stdout",
-    "<local-command-stderr",
-    "<local-command-caveat",
-    "<system-reminder",
-    "<task-notification",
-    "<user-prompt-submit-hook",
-    "<bash-input",
-    "<bash-stdout",
-    "<bash-stderr",
-    "[Request interrupted by user",
-)
 # Line flags for text nobody said in this conversation: injected meta, a subagent's side
 # conversation, the summary written after a compaction, a synthetic API error.
-_SKIPPED_FLAGS = ("isMeta", "isSidechain", "isCompactSummary", "isApiErrorMessage")
+_SKIPPED_FLAGS = (
+    ("isSidechain", "sidechain"),
+    ("isMeta", "meta"),
+    ("isCompactSummary", "compact_summary"),
+    ("isApiErrorMessage", "api_error"),
+)
+# Blocks Claude Code or an IDE extension puts inside the user's own text. A file the user has
+# open is not what they asked, and its path would only come back as a topic: no note is kept.
+_INJECTED_TAGS = ("system-reminder", "ide_opened_file", "ide_selection", "ide_diagnostics")
+_IDE_TAGS = frozenset(("ide_opened_file", "ide_selection", "ide_diagnostics"))
+# Text in the user's turn that the user did not type.
+_HARNESS_PREFIXES = (
+    "<local-command-caveat",
+    "<task-notification",
+    "<user-prompt-submit-hook",
+    "<system-reminder",
+)
+_OUTPUT_TAGS = ("bash-stdout", "bash-stderr", "local-command-stdout", "local-command-stderr")
 
 
-def _read_claude_code(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_claude_code(path: Path, progress: Progress) -> Iterator[Item]:
+    turn = _Turn()
     for item in _json_lines(path, progress):
         if isinstance(item, BadRecord):
-            yield item
+            yield from turn.take(item, "")
             continue
         position, value = item
         try:
-            fields = _claude_fields(value)
+            record, event = _claude_line(position, value)
         except _Malformed as error:
-            yield BadRecord(position, str(error))
-            continue
-        if fields is not None:
-            yield ImportRecord(position, fields)
+            record, event = BadRecord(position, str(error)), ""
+        yield from turn.take(record, event)
+    yield from turn.flush()
 
 
-def _claude_fields(value: Any) -> dict[str, Any] | None:
-    """The fields of a user or assistant line with readable text; None for every other line."""
+def _claude_line(position: str, value: Any) -> tuple[Item, str]:
+    """One transcript line as a record (or why it is skipped), and what it means for the turn."""
     if not isinstance(value, dict):
         raise _Malformed(f"expected a JSON object, got {_kind(value)}")
     speaker = value.get("type")
-    if speaker not in ("user", "assistant") or any(value.get(flag) is True for flag in _SKIPPED_FLAGS):
-        return None
+    if speaker not in ("user", "assistant"):
+        return Skipped(position, _type_reason(speaker)), ""
+    for flag, reason in _SKIPPED_FLAGS:
+        if value.get(flag) is True:
+            return Skipped(position, reason), ""
     message = value.get("message")
     if not isinstance(message, dict):
         raise _Malformed(
             "missing 'message'" if message is None else f"'message' must be an object, got {_kind(message)}"
         )
     if message.get("model") == "<synthetic>":
+        return Skipped(position, "api_error"), ""
+    blocks = _claude_blocks(message.get("content"))
+    if speaker == "assistant":
+        return _claude_assistant(position, value, blocks)
+    return _claude_user(position, value, blocks)
+
+
+def _claude_blocks(content: Any) -> list[tuple[str, str]]:
+    """(block type, its text or "") for each content block."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [("text", content)]
+    if not isinstance(content, list):
+        raise _Malformed(f"'message.content' must be a string or a list of blocks, got {_kind(content)}")
+    blocks = []
+    for block in content:
+        if isinstance(block, dict):
+            text = block.get("text")
+            blocks.append((str(block.get("type")), text if isinstance(text, str) else ""))
+    return blocks
+
+
+def _claude_assistant(position: str, value: dict[str, Any], blocks: list[tuple[str, str]]) -> tuple[Item, str]:
+    texts = [text.strip() for kind, text in blocks if kind == "text" and text.strip()]
+    calls = any(kind in ("tool_use", "server_tool_use") for kind, _ in blocks)
+    if not texts:
+        thinking = any(kind in ("thinking", "redacted_thinking") for kind, _ in blocks)
+        reason = "tool_use" if calls else "thinking" if thinking else "empty"
+        return Skipped(position, reason), TOOL if calls else ""
+    record = ImportRecord(position, _claude_fields(value, "assistant", "\n\n".join(texts)))
+    if calls:  # older versions put the text and the call it announces on one line
+        return _as_evidence(record, "narration"), TOOL
+    return record, ANSWER
+
+
+def _claude_user(position: str, value: dict[str, Any], blocks: list[tuple[str, str]]) -> tuple[Item, str]:
+    """Every user line but a tool's result ends the turn before it (a request, an interruption,
+    a background task's notification the assistant then answers)."""
+    texts = [text for kind, text in blocks if kind == "text"]
+    if not any(text.strip() for text in texts):
+        if any(kind == "tool_result" for kind, _ in blocks):
+            return Skipped(position, "tool_result"), ""
+        return Skipped(position, "image" if any(kind == "image" for kind, _ in blocks) else "empty"), PROMPT
+    words, outputs, reasons = _user_words(texts)
+    if words:
+        return ImportRecord(position, _claude_fields(value, "user", "\n\n".join(words))), PROMPT
+    if outputs:  # a shell command's output: what the next answer builds on, kept to be recalled
+        record = ImportRecord(position, _claude_fields(value, "user", "\n\n".join(outputs)))
+        return _as_evidence(record, "command_output"), PROMPT
+    return Skipped(position, min(reasons) if reasons else "empty"), PROMPT
+
+
+def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str]]:
+    """What the user said (typed text, a slash command with its arguments, a shell command they
+    ran), what their shell commands printed, and why the rest was left out."""
+    words: list[str] = []
+    outputs: list[str] = []
+    reasons: set[str] = set()
+    for raw in texts:
+        text, removed = _strip_blocks(raw, _INJECTED_TAGS)
+        if removed:
+            reasons.add("ide" if removed <= _IDE_TAGS else "harness")
+        if not text:
+            continue
+        command = _command_words(text)
+        shell = _tag_text(text, "bash-input") if text.startswith("<bash-input") else None
+        if command:
+            words.append(command)
+        elif shell:
+            words.append(f"! {shell}")
+        elif text.startswith(tuple(f"<{tag}" for tag in _OUTPUT_TAGS)):
+            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag))]
+            if printed:
+                outputs.append("\n".join(printed))
+            else:
+                reasons.add("empty")
+        elif text.startswith("[Request interrupted by user"):
+            reasons.add("interrupted")
+        elif text.startswith(_HARNESS_PREFIXES):
+            reasons.add("harness")
+        else:
+            words.append(text)
+    return words, outputs, reasons
+
+
+def _command_words(text: str) -> str | None:
+    """A slash command as the user asked it: "/review: check the auth module", or "/clear"."""
+    if not text.startswith(("<command-name", "<command-message", "<command-args")):
         return None
-    text = _claude_text(message.get("content"))
-    if not text:
-        return None
+    name = _tag_text(text, "command-name") or ""
+    if not name:
+        message = (_tag_text(text, "command-message") or "").split()
+        name = message[0] if message else ""
+    args = _tag_text(text, "command-args") or ""
+    if name and not name.startswith("/"):
+        name = f"/{name}"
+    if name and args:
+        return f"{name}: {args}"
+    return name or args or None
+
+
+def _claude_fields(value: dict[str, Any], speaker: str, text: str) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     uuid = value.get("uuid")
     if isinstance(uuid, str) and valid_id(uuid):
@@ -407,27 +612,10 @@ def _claude_fields(value: Any) -> dict[str, Any] | None:
     return fields
 
 
-def _claude_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        pieces = [content]
-    elif isinstance(content, list):
-        pieces = [
-            block["text"]
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
-        ]
-    else:
-        raise _Malformed(f"'message.content' must be a string or a list of blocks, got {_kind(content)}")
-    kept = [piece.strip() for piece in pieces]
-    return "\n\n".join(piece for piece in kept if piece and not piece.startswith(_HARNESS_PREFIXES))
-
-
 # --- chatgpt: conversations.json ----------------------------------------------------------
 
 
-def _read_chatgpt(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_chatgpt(path: Path, progress: Progress) -> Iterator[Item]:
     try:
         document = _load_document(path)
     except _Malformed as error:
@@ -444,7 +632,7 @@ def _read_chatgpt(path: Path, progress: Progress) -> Iterator[ImportRecord | Bad
         progress(number, len(document))
 
 
-def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecord | BadRecord]:
+def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[Item]:
     if not isinstance(conversation, dict):
         yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
         return
@@ -469,8 +657,7 @@ def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecor
         except _Malformed as error:
             yield BadRecord(position, str(error))
             continue
-        if fields is not None:
-            yield ImportRecord(position, fields)
+        yield ImportRecord(position, fields) if isinstance(fields, dict) else Skipped(position, fields)
 
 
 def _active_branch(mapping: dict[str, Any], current: Any) -> tuple[list[tuple[str, Any]], str | None]:
@@ -529,27 +716,31 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | None:
-    """A visible user or assistant text message's fields; None for everything else."""
+def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | str:
+    """A visible user or assistant text message's fields; for everything else, why it is skipped."""
     if not isinstance(message, dict):
         raise _Malformed(f"'message' must be an object, got {_kind(message)}")
     author = message.get("author")
-    if not isinstance(author, dict) or author.get("role") not in ("user", "assistant"):
-        return None
+    role = author.get("role") if isinstance(author, dict) else None
+    if role not in ("user", "assistant"):
+        return "tool_result" if role == "tool" else "system"
     metadata = message.get("metadata")
     if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
-        return None
+        return "meta"
     if message.get("recipient") not in (None, "all"):
-        return None  # an assistant call to a tool (browser, python), not a reply
+        return "tool_use"  # an assistant call to a tool (browser, python), not a reply
     content = message.get("content")
-    if not isinstance(content, dict) or content.get("content_type") not in ("text", "multimodal_text"):
-        return None
-    parts = content.get("parts")
+    content_type = content.get("content_type") if isinstance(content, dict) else None
+    if content_type in ("thoughts", "reasoning_recap"):
+        return "thinking"
+    if content_type not in ("text", "multimodal_text"):
+        return "non_text"  # code sent to a tool, its output, browsing displays, context edits
+    parts = content.get("parts") if isinstance(content, dict) else None
     if not isinstance(parts, list):
-        return None
-    text = "\n".join(part for part in parts if isinstance(part, str) and part.strip()).strip()
+        return "empty"
+    text = _without_citations("\n".join(part for part in parts if isinstance(part, str) and part.strip())).strip()
     if not text:
-        return None
+        return "empty"
     timestamp = _epoch_iso(message.get("create_time"), "create_time")
     if timestamp is None:
         timestamp = _epoch_iso(fallback_time, "conversation create_time")
@@ -561,12 +752,23 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
     if valid_id(identifier):
         fields["id"] = identifier
     fields["timestamp"] = timestamp
-    fields["speaker"] = author["role"]
+    fields["speaker"] = role
     fields["text"] = text
     if session is not None:
         fields["session"] = session
     fields["source"] = "chatgpt"
     return fields
+
+
+# ChatGPT's citation markers: "\ue200cite\ue202turn0search4\ue201" (private-use delimiters around
+# a reference to a search result) and "【4:0†source】" (file search). They point into the
+# session's tool results, which are not imported, so they would only stay as noise.
+_CITATION = re.compile(r"[ \t]*(?:\ue200[^\ue200\ue201]{0,200}\ue201|【[^【】†]{0,100}†[^【】]{0,100}】)")
+_CITATION_LEFTOVER = re.compile(r"[\ue200-\ue206]")
+
+
+def _without_citations(text: str) -> str:
+    return _CITATION_LEFTOVER.sub("", _CITATION.sub("", text))
 
 
 def _epoch_iso(value: Any, label: str) -> str | None:
@@ -595,7 +797,7 @@ _MONTHS = (
 )  # fmt: skip
 
 
-def _read_locomo(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_locomo(path: Path, progress: Progress) -> Iterator[Item]:
     try:
         document = _load_document(path)
     except _Malformed as error:
@@ -612,7 +814,7 @@ def _read_locomo(path: Path, progress: Progress) -> Iterator[ImportRecord | BadR
         progress(number, len(document))
 
 
-def _locomo_sample(number: int, sample: Any) -> Iterator[ImportRecord | BadRecord]:
+def _locomo_sample(number: int, sample: Any) -> Iterator[Item]:
     if not isinstance(sample, dict):
         yield BadRecord(f"sample {number}", f"expected an object, got {_kind(sample)}")
         return
@@ -686,7 +888,7 @@ def _locomo_time(value: Any) -> datetime | None:
         return None
 
 
-_READERS: dict[str, Callable[[Path, Progress], Iterator[ImportRecord | BadRecord]]] = {
+_READERS: dict[str, Callable[[Path, Progress], Iterator[Item]]] = {
     "jsonl": _read_jsonl,
     "claude-code": _read_claude_code,
     "chatgpt": _read_chatgpt,

@@ -292,6 +292,7 @@ def test_claude_code_imports_user_and_assistant_text_only(tmp_path: Path) -> Non
     records = list(read_records(claude_transcript(tmp_path), "claude-code"))
     texts = [(record.position, record.fields["speaker"], record.fields["text"]) for record in good(records)]
     assert texts == [
+        ("line 4", "user", "/clear"),
         ("line 5", "user", "Why does the deploy time out?"),
         ("line 6", "assistant", "Let me check the logs."),
         ("line 8", "assistant", "The pool is too small.\n\nRaise it to 20."),
