@@ -140,11 +140,12 @@ def import_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The export to import.", show_default=False)],
     fmt: Annotated[
-        str | None, typer.Option("--format", help="jsonl, claude-code, chatgpt or locomo (default: detected).")
+        str | None,
+        typer.Option("--format", help="jsonl, claude-code, codex, chatgpt, claude-ai or locomo (default: detected)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a JSONL file, a Claude Code transcript, a ChatGPT export or LoCoMo JSON.
+    """Import a JSONL file, a Claude Code or Codex transcript, a ChatGPT or Claude.ai export, LoCoMo JSON.
 
     Example: memtree import chats.jsonl
     """

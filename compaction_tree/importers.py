@@ -16,6 +16,12 @@ Formats:
 - claude-code: a session transcript, ~/.claude/projects/<project>/<session-uuid>.jsonl.
 - chatgpt: conversations.json from a ChatGPT data export (the active branch of each).
 - locomo: the LoCoMo research layout (a list of samples with session_N turn lists).
+- codex: a Codex CLI rollout, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl.
+- claude-ai: conversations.json from a Claude.ai data export (chat_messages per conversation).
+
+Every record the file holds comes out as one item: an ImportRecord, a BadRecord, or a Skipped
+with its reason (a tool call, thinking, a subagent's message...), so an import can account
+for all of them.
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ from typing import Any
 from .errors import InvalidInputError, UsageError
 from .model import valid_id
 
-FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo")
-FORMAT_HINT = "pass --format jsonl|claude-code|chatgpt|locomo"
+FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai")
+FORMAT_HINT = "pass --format jsonl|claude-code|codex|chatgpt|claude-ai|locomo"
 SNIFF_BYTES = 64 * 1024  # a LoCoMo file opens with its qa list: its own keys come later
 SNIFF_LINES = 20
 PROGRESS_EVERY = 1000  # lines, for the line formats
@@ -128,8 +134,8 @@ def detect_format(path: Path) -> str:
         candidates = " or ".join(sorted(kinds))
         raise InvalidInputError(f"cannot tell the format of {path}: it could be {candidates}", hint=FORMAT_HINT)
     raise InvalidInputError(
-        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, "
-        "a ChatGPT conversations.json or a LoCoMo file",
+        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, a Codex "
+        "rollout, a ChatGPT or Claude.ai conversations.json or a LoCoMo file",
         hint=FORMAT_HINT,
     )
 
@@ -155,6 +161,8 @@ def _value_kinds(value: Any) -> set[str]:
         kinds = set()
         if "mapping" in first:
             kinds.add("chatgpt")
+        if "chat_messages" in first:
+            kinds.add("claude-ai")
         if _looks_like_locomo(first):
             kinds.add("locomo")
         return kinds
@@ -172,6 +180,10 @@ def _value_kinds(value: Any) -> set[str]:
         kinds.add("jsonl")
     if "mapping" in value:
         kinds.add("chatgpt")
+    if "chat_messages" in value:
+        kinds.add("claude-ai")
+    if kind in _CODEX_LINE_TYPES and "payload" in value:
+        kinds.add("codex")
     if _looks_like_locomo(value):
         kinds.add("locomo")
     return kinds
@@ -214,6 +226,8 @@ def _document_kinds(head: str, complete: bool) -> set[str]:
     kinds = set()
     if "mapping" in keys:
         kinds.add("chatgpt")
+    if "chat_messages" in keys:
+        kinds.add("claude-ai")
     # LoCoMo samples open with a long qa list whose items cite evidence dia_ids.
     if "speaker_a" in keys or ("qa" in keys and keys & {"conversation", "session_1", "evidence"}):
         kinds.add("locomo")
@@ -782,6 +796,191 @@ def _epoch_iso(value: Any, label: str) -> str | None:
         raise _Malformed(f"'{label}' is out of range: {value}") from None
 
 
+# --- codex: Codex CLI rollouts ------------------------------------------------------------
+
+# A rollout line is {"timestamp", "type", "payload"}; messages, tool calls and their outputs
+# are `response_item`s. `event_msg` lines repeat the messages for the UI and are not read.
+_CODEX_LINE_TYPES = frozenset(("session_meta", "response_item", "event_msg", "turn_context", "compacted"))
+_CODEX_CALLS = frozenset(("function_call", "custom_tool_call", "local_shell_call", "web_search_call"))
+_CODEX_RESULTS = frozenset(("function_call_output", "custom_tool_call_output", "local_shell_call_output"))
+
+
+def _read_codex(path: Path, progress: Progress) -> Iterator[Item]:
+    turn = _Turn()
+    session: str | None = None
+    for item in _json_lines(path, progress):
+        if isinstance(item, BadRecord):
+            yield from turn.take(item, "")
+            continue
+        position, value = item
+        try:
+            if isinstance(value, dict) and value.get("type") == "session_meta":
+                session = _codex_session(value) or session
+            record, event = _codex_line(position, value, session)
+        except _Malformed as error:
+            record, event = BadRecord(position, str(error)), ""
+        yield from turn.take(record, event)
+    yield from turn.flush()
+
+
+def _codex_session(value: dict[str, Any]) -> str | None:
+    payload = value.get("payload")
+    identifier = payload.get("id") if isinstance(payload, dict) else None
+    return identifier if isinstance(identifier, str) and identifier else None
+
+
+def _codex_line(position: str, value: Any, session: str | None) -> tuple[Item, str]:
+    if not isinstance(value, dict):
+        raise _Malformed(f"expected a JSON object, got {_kind(value)}")
+    if value.get("type") != "response_item":
+        return Skipped(position, _type_reason(value.get("type"))), ""
+    payload = value.get("payload")
+    if not isinstance(payload, dict):
+        raise _Malformed(f"'payload' must be an object, got {_kind(payload)}")
+    kind = payload.get("type")
+    if kind in _CODEX_CALLS:
+        return Skipped(position, "tool_use"), TOOL
+    if kind in _CODEX_RESULTS:
+        return Skipped(position, "tool_result"), ""
+    if kind == "reasoning":
+        return Skipped(position, "thinking"), ""
+    if kind != "message":
+        return Skipped(position, _type_reason(kind)), ""
+    role = payload.get("role")
+    if role not in ("user", "assistant"):
+        return Skipped(position, "system"), ""  # developer and system instructions
+    text = _codex_text(payload.get("content"))
+    if not text:
+        return Skipped(position, "empty"), ""
+    if role == "user" and _codex_injected(text):
+        return Skipped(position, "harness"), ""
+    fields: dict[str, Any] = {"timestamp": _required_str(value, "timestamp"), "speaker": role, "text": text}
+    if session:
+        fields["session"] = session
+    fields["source"] = "codex"  # no message ids in a rollout: the vault derives them from the content
+    return ImportRecord(position, fields), PROMPT if role == "user" else ANSWER
+
+
+def _codex_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        raise _Malformed(f"'payload.content' must be a string or a list, got {_kind(content)}")
+    pieces = [
+        block["text"].strip()
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") in ("input_text", "output_text", "text")
+        and isinstance(block.get("text"), str)
+    ]
+    return "\n\n".join(piece for piece in pieces if piece)
+
+
+_OPENING_TAG = re.compile(r"<([a-z_][a-z0-9_-]*)>")
+
+
+def _codex_injected(text: str) -> bool:
+    """Codex sends its context as user messages: <environment_context>, <user_instructions>,
+    the AGENTS.md files, <turn_aborted>. One whole tagged block, or the AGENTS.md header."""
+    if text.startswith("# AGENTS.md instructions"):
+        return True
+    match = _OPENING_TAG.match(text)
+    return match is not None and text.endswith(f"</{match.group(1)}>")
+
+
+# --- claude-ai: the Claude.ai data export -------------------------------------------------
+
+
+def _read_claude_ai(path: Path, progress: Progress) -> Iterator[Item]:
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict) and "chat_messages" in document:
+        document = [document]  # one conversation saved on its own
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, conversation in enumerate(document, start=1):
+        yield from _claude_ai_conversation(f"conversation {number}", conversation)
+        progress(number, len(document))
+
+
+def _claude_ai_conversation(where: str, conversation: Any) -> Iterator[Item]:
+    if not isinstance(conversation, dict):
+        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
+        return
+    messages = conversation.get("chat_messages")
+    if not isinstance(messages, list):
+        yield BadRecord(where, "missing 'chat_messages'" if messages is None else "'chat_messages' must be an array")
+        return
+    session = conversation.get("uuid")
+    session = session if isinstance(session, str) and session else None
+    branch = _claude_ai_branch(messages)
+    for number, message in enumerate(messages, start=1):
+        position = f"{where}, message {number}"
+        if branch is not None and id(message) not in branch:
+            yield Skipped(position, "branch")
+            continue
+        try:
+            fields = _claude_ai_fields(message, session)
+        except _Malformed as error:
+            yield BadRecord(position, str(error))
+            continue
+        yield ImportRecord(position, fields) if isinstance(fields, dict) else Skipped(position, fields)
+
+
+def _claude_ai_branch(messages: list[Any]) -> set[int] | None:
+    """The messages the user last saw, when the export links them (`parent_message_uuid`): from
+    the last message up through its parents. An edited prompt or a regenerated answer leaves
+    its older branch in the list. None when there are no links: every message counts."""
+    by_uuid = {m["uuid"]: m for m in messages if isinstance(m, dict) and isinstance(m.get("uuid"), str)}
+    if not by_uuid or not any(isinstance(m.get("parent_message_uuid"), str) for m in by_uuid.values()):
+        return None
+    last = next(m for m in reversed(messages) if isinstance(m, dict) and isinstance(m.get("uuid"), str))
+    branch: set[int] = set()
+    node: Any = last
+    while isinstance(node, dict) and id(node) not in branch:
+        branch.add(id(node))
+        parent = node.get("parent_message_uuid")
+        node = by_uuid.get(parent) if isinstance(parent, str) else None
+    return branch
+
+
+def _claude_ai_fields(message: Any, session: str | None) -> dict[str, Any] | str:
+    """A message's fields, or why it is skipped. The text is the `content` text blocks (tool
+    calls and results, thinking and attachments left out), or `text` in older exports."""
+    if not isinstance(message, dict):
+        raise _Malformed(f"expected an object, got {_kind(message)}")
+    sender = message.get("sender")
+    if sender not in ("human", "assistant"):
+        return "system"
+    content = message.get("content")
+    kinds: set[str] = set()
+    if isinstance(content, list) and content:
+        blocks = [block for block in content if isinstance(block, dict)]
+        kinds = {str(block.get("type")) for block in blocks}
+        texts = [b["text"].strip() for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)]
+        text = "\n\n".join(piece for piece in texts if piece)
+    else:
+        text = (_optional_str(message, "text") or "").strip()
+    if not text:
+        return "tool_use" if "tool_use" in kinds else "thinking" if "thinking" in kinds else "empty"
+    fields: dict[str, Any] = {}
+    uuid = message.get("uuid")
+    if isinstance(uuid, str) and valid_id(uuid):
+        fields["id"] = uuid
+    fields["timestamp"] = _required_str(message, "created_at")
+    fields["speaker"] = "user" if sender == "human" else "assistant"
+    fields["text"] = text
+    if session:
+        fields["session"] = session
+    fields["source"] = "claude-ai"
+    return fields
+
+
 # --- locomo: research conversations -------------------------------------------------------
 
 _SESSION_KEY = re.compile(r"session_(\d+)")
@@ -893,4 +1092,6 @@ _READERS: dict[str, Callable[[Path, Progress], Iterator[Item]]] = {
     "claude-code": _read_claude_code,
     "chatgpt": _read_chatgpt,
     "locomo": _read_locomo,
+    "codex": _read_codex,
+    "claude-ai": _read_claude_ai,
 }
