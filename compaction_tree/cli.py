@@ -173,12 +173,12 @@ def import_(
 
 def _echo_import(report: ImportReport) -> None:
     skipped = report.skipped_text()
-    evidence = sum(report.evidence.values())
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.evidence.items()))
     typer.echo(
         f"{report.file} ({report.format}): {report.added} added, {report.existing} already stored, "
         f"{len(report.failed)} failed"
         + (f", {skipped}" if skipped else "")
-        + (f"; {evidence} kept for recall only (narration, command output)" if evidence else "")
+        + (f"; kept for recall only: {kinds}" if kinds else "")
         + (f", {sum(report.redactions.values())} secret(s) redacted" if report.redactions else "")
     )
     for position, reason in report.failed[:20]:
@@ -191,7 +191,7 @@ def _kept_nothing_hint(report: ImportReport) -> str:
     """Why a file gave nothing: a subagent's transcript, another format, or only bad records."""
     from .importers import FORMAT_HINT, detect_format
 
-    if report.skipped.get("sidechain", 0) * 2 > report.records:
+    if report.skipped.get("sidechain"):  # and nothing else kept: a subagent's own file
         return "it holds a subagent's side conversation; import the session's own transcript"
     try:
         detected = detect_format(Path(report.file))
