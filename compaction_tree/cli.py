@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .compaction import CompactReport
+    from .ingest import ImportReport
 
 app = make_app(help="A memory for AI agents, kept as plain files in a git-tracked folder.", no_args_is_help=True)
 app.add_typer(facts_app)
@@ -178,11 +179,12 @@ def import_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The export to import.", show_default=False)],
     fmt: Annotated[
-        str | None, typer.Option("--format", help="jsonl, claude-code, chatgpt or locomo (default: detected).")
+        str | None,
+        typer.Option("--format", help="jsonl, claude-code, codex, chatgpt, claude-ai or locomo (default: detected)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a JSONL file, a Claude Code transcript, a ChatGPT export or LoCoMo JSON.
+    """Import a JSONL file, a Claude Code or Codex transcript, a ChatGPT or Claude.ai export, LoCoMo JSON.
 
     Example: memtree import chats.jsonl
     """
@@ -196,22 +198,49 @@ def import_(
     if as_json:
         emit_json(report.to_json())
     else:
-        typer.echo(
-            f"{report.file} ({report.format}): {report.added} added, {report.existing} already stored, "
-            f"{len(report.failed)} failed"
-            + (f", {sum(report.redactions.values())} secret(s) redacted" if report.redactions else "")
-        )
-        for position, reason in report.failed[:20]:
-            sys.stderr.write(f"memtree: skipped {position}: {reason}\n")
-        if len(report.failed) > 20:
-            sys.stderr.write(f"memtree: ... and {len(report.failed) - 20} more (see --json)\n")
-    if report.partial and not (report.added or report.existing):
-        sys.stderr.write(
-            f"memtree: nothing in {report.file} could be imported (hint: is it {report.format}? "
-            "pass --format jsonl|claude-code|chatgpt|locomo)\n"
-        )
+        _echo_import(report)
+    if report.kept_nothing:
+        # Records that fail are a partial import (exit 6) as ever; a file whose every record was
+        # skipped is the wrong input (a subagent's transcript, another format): exit 4.
+        verb = "could be imported" if report.partial else "was kept"
+        sys.stderr.write(f"memtree: nothing in {report.file} {verb} (hint: {_kept_nothing_hint(report)})\n")
+        if not report.partial:
+            raise typer.Exit(errors.BAD_INPUT)
     if report.partial:
         raise typer.Exit(errors.PARTIAL)
+
+
+def _echo_import(report: ImportReport) -> None:
+    skipped = report.skipped_text()
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.evidence.items()))
+    typer.echo(
+        f"{report.file} ({report.format}): {report.added} added, {report.existing} already stored, "
+        f"{len(report.failed)} failed"
+        + (f", {skipped}" if skipped else "")
+        + (f"; kept for recall only: {kinds}" if kinds else "")
+        + (f", {sum(report.redactions.values())} secret(s) redacted" if report.redactions else "")
+    )
+    for position, reason in report.failed[:20]:
+        sys.stderr.write(f"memtree: skipped {position}: {reason}\n")
+    if len(report.failed) > 20:
+        sys.stderr.write(f"memtree: ... and {len(report.failed) - 20} more (see --json)\n")
+
+
+def _kept_nothing_hint(report: ImportReport) -> str:
+    """Why a file gave nothing: a subagent's transcript, another format, or only bad records."""
+    from .importers import FORMAT_HINT, detect_format
+
+    if report.skipped.get("sidechain"):  # and nothing else kept: a subagent's own file
+        return "it holds a subagent's side conversation; import the session's own transcript"
+    try:
+        detected = detect_format(Path(report.file))
+    except errors.MemtreeError:
+        detected = None
+    if detected and detected != report.format:
+        return f"it looks like {detected}, not {report.format}; pass --format {detected} or leave --format out"
+    if report.failed:
+        return f"is it {report.format}? {FORMAT_HINT}"
+    return f"every record was skipped ({report.skipped_text()}); is it {report.format}? {FORMAT_HINT}"
 
 
 @app.command()

@@ -16,6 +16,12 @@ Formats:
 - claude-code: a session transcript, ~/.claude/projects/<project>/<session-uuid>.jsonl.
 - chatgpt: conversations.json from a ChatGPT data export (the active branch of each).
 - locomo: the LoCoMo research layout (a list of samples with session_N turn lists).
+- codex: a Codex CLI rollout, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl.
+- claude-ai: conversations.json from a Claude.ai data export (chat_messages per conversation).
+
+Every record the file holds comes out as one item: an ImportRecord, a BadRecord, or a Skipped
+with its reason (a tool call, thinking, a subagent's message...), so an import can account
+for all of them.
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ from typing import Any
 from .errors import InvalidInputError, UsageError
 from .model import valid_id
 
-FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo")
-FORMAT_HINT = "pass --format jsonl|claude-code|chatgpt|locomo"
+FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai")
+FORMAT_HINT = "pass --format jsonl|claude-code|codex|chatgpt|claude-ai|locomo"
 SNIFF_BYTES = 64 * 1024  # a LoCoMo file opens with its qa list: its own keys come later
 SNIFF_LINES = 20
 PROGRESS_EVERY = 1000  # lines, for the line formats
@@ -41,12 +47,32 @@ Progress = Callable[[int, int], None]
 BOM = b"\xef\xbb\xbf"
 
 
+# Chunks kept for recall but not as the stuff of summaries, topics and facts: an agent's
+# narration between tool calls ("Now let me check the tests"), a shell command's output. The
+# importer knows (it sees the turn's shape, which a chunk alone no longer shows), the chunk
+# says so through the one field every reader already has: importance at or below this value.
+EVIDENCE_IMPORTANCE = 0.1
+
+
 @dataclass(frozen=True)
 class ImportRecord:
-    """One chunk to be: where it came from and its fields, types checked, values not yet."""
+    """One chunk to be: where it came from and its fields, types checked, values not yet.
+
+    `kind` says why a record is kept as evidence only (`narration`, `command_output`); it is
+    reported, not stored: the stored mark is the importance (EVIDENCE_IMPORTANCE)."""
 
     position: str  # "line 12", "conversation 3, message 7", "conv-26 session_2 turn 5"
     fields: dict[str, Any]
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A record read fine and left out on purpose: a tool call or result, thinking, a
+    subagent's message, injected text. `reason` is a short snake_case word, counted."""
+
+    position: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -57,13 +83,14 @@ class BadRecord:
     reason: str
 
 
+Item = ImportRecord | BadRecord | Skipped
+
+
 class _Malformed(Exception):
     """A record that cannot be used; the message is the reason a BadRecord carries."""
 
 
-def read_records(
-    path: Path, fmt: str | None = None, progress: Progress | None = None
-) -> Iterator[ImportRecord | BadRecord]:
+def read_records(path: Path, fmt: str | None = None, progress: Progress | None = None) -> Iterator[Item]:
     """Stream the records of an export file, detecting its format when `fmt` is None.
 
     The file is checked (and the format detected) at call time, so a missing file or an
@@ -107,8 +134,8 @@ def detect_format(path: Path) -> str:
         candidates = " or ".join(sorted(kinds))
         raise InvalidInputError(f"cannot tell the format of {path}: it could be {candidates}", hint=FORMAT_HINT)
     raise InvalidInputError(
-        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, "
-        "a ChatGPT conversations.json or a LoCoMo file",
+        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, a Codex "
+        "rollout, a ChatGPT or Claude.ai conversations.json or a LoCoMo file",
         hint=FORMAT_HINT,
     )
 
@@ -134,6 +161,8 @@ def _value_kinds(value: Any) -> set[str]:
         kinds = set()
         if "mapping" in first:
             kinds.add("chatgpt")
+        if "chat_messages" in first:
+            kinds.add("claude-ai")
         if _looks_like_locomo(first):
             kinds.add("locomo")
         return kinds
@@ -151,6 +180,10 @@ def _value_kinds(value: Any) -> set[str]:
         kinds.add("jsonl")
     if "mapping" in value:
         kinds.add("chatgpt")
+    if "chat_messages" in value:
+        kinds.add("claude-ai")
+    if kind in _CODEX_LINE_TYPES and "payload" in value:
+        kinds.add("codex")
     if _looks_like_locomo(value):
         kinds.add("locomo")
     return kinds
@@ -193,6 +226,8 @@ def _document_kinds(head: str, complete: bool) -> set[str]:
     kinds = set()
     if "mapping" in keys:
         kinds.add("chatgpt")
+    if "chat_messages" in keys:
+        kinds.add("claude-ai")
     # LoCoMo samples open with a long qa list whose items cite evidence dia_ids.
     if "speaker_a" in keys or ("qa" in keys and keys & {"conversation", "session_1", "evidence"}):
         kinds.add("locomo")
@@ -297,7 +332,7 @@ def _load_document(path: Path) -> Any:
 # --- jsonl: memtree's contract ------------------------------------------------------------
 
 
-def _read_jsonl(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_jsonl(path: Path, progress: Progress) -> Iterator[Item]:
     for item in _json_lines(path, progress):
         if isinstance(item, BadRecord):
             yield item
@@ -337,62 +372,246 @@ def _contract_fields(value: Any) -> dict[str, Any]:
     return fields
 
 
+# --- shared: turns, narration, injected blocks --------------------------------------------
+
+# What a record means for the turn it is in: a user's request opens a turn, an assistant text
+# may be its answer, a tool call makes the texts before it narration; "" changes nothing.
+PROMPT, ANSWER, TOOL = "prompt", "answer", "tool"
+
+
+def _as_evidence(item: Item, kind: str) -> Item:
+    if not isinstance(item, ImportRecord) or item.kind is not None:
+        return item
+    return ImportRecord(item.position, {**item.fields, "importance": EVIDENCE_IMPORTANCE}, kind)
+
+
+class _Turn:
+    """Holds a turn's assistant texts (and whatever follows them) until the turn shows what they
+    were: a text followed by a tool call in the same turn is narration ("Now let me check the
+    logs"), the text after the last tool call is the answer. Narration is still stored, as
+    evidence (it can carry a fact a later answer relies on), but marked so that summaries,
+    topics and facts are made of what the user asked and what the answer said. This is decided
+    here because only the importer sees the turn; a stored chunk no longer does."""
+
+    def __init__(self) -> None:
+        self.held: list[Item] = []
+
+    def take(self, item: Item, event: str) -> list[Item]:
+        if event == PROMPT:
+            out = self.flush()
+            out.append(item)
+            return out
+        if event == ANSWER or self.held:
+            self.held.append(item)
+            if event == TOOL:
+                out = [_as_evidence(held, "narration") for held in self.held]
+                self.held = []
+                return out
+            return []
+        return [item]
+
+    def flush(self) -> list[Item]:
+        out, self.held = self.held, []
+        return out
+
+
+def _tag_text(text: str, tag: str) -> str | None:
+    """The text inside the first <tag ...>...</tag>, or None. Found with str.find: linear."""
+    start = text.find(f"<{tag}")
+    if start < 0:
+        return None
+    opened = text.find(">", start)
+    end = text.find(f"</{tag}>", opened)
+    if opened < 0 or end < 0:
+        return None
+    return text[opened + 1 : end].strip()
+
+
+def _strip_blocks(text: str, tags: tuple[str, ...]) -> tuple[str, set[str]]:
+    """The text without its <tag>...</tag> blocks for the given tags, and the tags removed.
+    An unclosed tag is left in place."""
+    removed: set[str] = set()
+    for tag in tags:
+        opening, closing = f"<{tag}", f"</{tag}>"
+        start = text.find(opening)
+        while start >= 0:
+            end = text.find(closing, start)
+            if end < 0:
+                break
+            text = text[:start] + text[end + len(closing) :]
+            removed.add(tag)
+            start = text.find(opening, start)
+    return text.strip(), removed
+
+
+_SAFE_REASON = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def _type_reason(kind: Any) -> str:
+    """A line that is not a message counts under its own type (summary, system, progress...)."""
+    if isinstance(kind, str) and _SAFE_REASON.fullmatch(kind):
+        return kind.replace("-", "_")
+    return "other"
+
+
 # --- claude-code: session transcripts -----------------------------------------------------
 
-# Text Claude Code puts in the user's turn that the user did not type: slash-command
-# envelopes, local command output, reminders, hook output, interruption notices.
-_HARNESS_PREFIXES = (
-    "<command-name",
-    "<command-message",
-    "<command-args",
-    "<local-command-stdout",
-    "<local-command-stderr",
-    "<local-command-caveat",
-    "<system-reminder",
-    "<task-notification",
-    "<user-prompt-submit-hook",
-    "<bash-input",
-    "<bash-stdout",
-    "<bash-stderr",
-    "[Request interrupted by user",
-)
 # Line flags for text nobody said in this conversation: injected meta, a subagent's side
 # conversation, the summary written after a compaction, a synthetic API error.
-_SKIPPED_FLAGS = ("isMeta", "isSidechain", "isCompactSummary", "isApiErrorMessage")
+_SKIPPED_FLAGS = (
+    ("isSidechain", "sidechain"),
+    ("isMeta", "meta"),
+    ("isCompactSummary", "compact_summary"),
+    ("isApiErrorMessage", "api_error"),
+)
+# Blocks Claude Code or an IDE extension puts inside the user's own text. A file the user has
+# open is not what they asked, and its path would only come back as a topic: no note is kept.
+_INJECTED_TAGS = ("system-reminder", "ide_opened_file", "ide_selection", "ide_diagnostics")
+_IDE_TAGS = frozenset(("ide_opened_file", "ide_selection", "ide_diagnostics"))
+# Text in the user's turn that the user did not type.
+_HARNESS_PREFIXES = (
+    "<local-command-caveat",
+    "<task-notification",
+    "<user-prompt-submit-hook",
+    "<system-reminder",
+)
+_OUTPUT_TAGS = ("bash-stdout", "bash-stderr", "local-command-stdout", "local-command-stderr")
 
 
-def _read_claude_code(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_claude_code(path: Path, progress: Progress) -> Iterator[Item]:
+    turn = _Turn()
     for item in _json_lines(path, progress):
         if isinstance(item, BadRecord):
-            yield item
+            yield from turn.take(item, "")
             continue
         position, value = item
         try:
-            fields = _claude_fields(value)
+            record, event = _claude_line(position, value)
         except _Malformed as error:
-            yield BadRecord(position, str(error))
-            continue
-        if fields is not None:
-            yield ImportRecord(position, fields)
+            record, event = BadRecord(position, str(error)), ""
+        yield from turn.take(record, event)
+    yield from turn.flush()
 
 
-def _claude_fields(value: Any) -> dict[str, Any] | None:
-    """The fields of a user or assistant line with readable text; None for every other line."""
+def _claude_line(position: str, value: Any) -> tuple[Item, str]:
+    """One transcript line as a record (or why it is skipped), and what it means for the turn."""
     if not isinstance(value, dict):
         raise _Malformed(f"expected a JSON object, got {_kind(value)}")
     speaker = value.get("type")
-    if speaker not in ("user", "assistant") or any(value.get(flag) is True for flag in _SKIPPED_FLAGS):
-        return None
+    if speaker not in ("user", "assistant"):
+        return Skipped(position, _type_reason(speaker)), ""
+    for flag, reason in _SKIPPED_FLAGS:
+        if value.get(flag) is True:
+            return Skipped(position, reason), ""
     message = value.get("message")
     if not isinstance(message, dict):
         raise _Malformed(
             "missing 'message'" if message is None else f"'message' must be an object, got {_kind(message)}"
         )
     if message.get("model") == "<synthetic>":
+        return Skipped(position, "api_error"), ""
+    blocks = _claude_blocks(message.get("content"))
+    if speaker == "assistant":
+        return _claude_assistant(position, value, blocks)
+    return _claude_user(position, value, blocks)
+
+
+def _claude_blocks(content: Any) -> list[tuple[str, str]]:
+    """(block type, its text or "") for each content block."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [("text", content)]
+    if not isinstance(content, list):
+        raise _Malformed(f"'message.content' must be a string or a list of blocks, got {_kind(content)}")
+    blocks = []
+    for block in content:
+        if isinstance(block, dict):
+            text = block.get("text")
+            blocks.append((str(block.get("type")), text if isinstance(text, str) else ""))
+    return blocks
+
+
+def _claude_assistant(position: str, value: dict[str, Any], blocks: list[tuple[str, str]]) -> tuple[Item, str]:
+    texts = [text.strip() for kind, text in blocks if kind == "text" and text.strip()]
+    calls = any(kind in ("tool_use", "server_tool_use") for kind, _ in blocks)
+    if not texts:
+        thinking = any(kind in ("thinking", "redacted_thinking") for kind, _ in blocks)
+        reason = "tool_use" if calls else "thinking" if thinking else "empty"
+        return Skipped(position, reason), TOOL if calls else ""
+    record = ImportRecord(position, _claude_fields(value, "assistant", "\n\n".join(texts)))
+    if calls:  # older versions put the text and the call it announces on one line
+        return _as_evidence(record, "narration"), TOOL
+    return record, ANSWER
+
+
+def _claude_user(position: str, value: dict[str, Any], blocks: list[tuple[str, str]]) -> tuple[Item, str]:
+    """Every user line but a tool's result ends the turn before it (a request, an interruption,
+    a background task's notification the assistant then answers)."""
+    texts = [text for kind, text in blocks if kind == "text"]
+    if not any(text.strip() for text in texts):
+        if any(kind == "tool_result" for kind, _ in blocks):
+            return Skipped(position, "tool_result"), ""
+        return Skipped(position, "image" if any(kind == "image" for kind, _ in blocks) else "empty"), PROMPT
+    words, outputs, reasons = _user_words(texts)
+    if words:
+        return ImportRecord(position, _claude_fields(value, "user", "\n\n".join(words))), PROMPT
+    if outputs:  # a shell command's output: what the next answer builds on, kept to be recalled
+        record = ImportRecord(position, _claude_fields(value, "user", "\n\n".join(outputs)))
+        return _as_evidence(record, "command_output"), PROMPT
+    return Skipped(position, min(reasons) if reasons else "empty"), PROMPT
+
+
+def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str]]:
+    """What the user said (typed text, a slash command with its arguments, a shell command they
+    ran), what their shell commands printed, and why the rest was left out."""
+    words: list[str] = []
+    outputs: list[str] = []
+    reasons: set[str] = set()
+    for raw in texts:
+        text, removed = _strip_blocks(raw, _INJECTED_TAGS)
+        if removed:
+            reasons.add("ide" if removed <= _IDE_TAGS else "harness")
+        if not text:
+            continue
+        command = _command_words(text)
+        shell = _tag_text(text, "bash-input") if text.startswith("<bash-input") else None
+        if command:
+            words.append(command)
+        elif shell:
+            words.append(f"! {shell}")
+        elif text.startswith(tuple(f"<{tag}" for tag in _OUTPUT_TAGS)):
+            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag))]
+            if printed:
+                outputs.append("\n".join(printed))
+            else:
+                reasons.add("empty")
+        elif text.startswith("[Request interrupted by user"):
+            reasons.add("interrupted")
+        elif text.startswith(_HARNESS_PREFIXES):
+            reasons.add("harness")
+        else:
+            words.append(text)
+    return words, outputs, reasons
+
+
+def _command_words(text: str) -> str | None:
+    """A slash command as the user asked it: "/review: check the auth module", or "/clear"."""
+    if not text.startswith(("<command-name", "<command-message", "<command-args")):
         return None
-    text = _claude_text(message.get("content"))
-    if not text:
-        return None
+    name = _tag_text(text, "command-name") or ""
+    if not name:
+        message = (_tag_text(text, "command-message") or "").split()
+        name = message[0] if message else ""
+    args = _tag_text(text, "command-args") or ""
+    if name and not name.startswith("/"):
+        name = f"/{name}"
+    if name and args:
+        return f"{name}: {args}"
+    return name or args or None
+
+
+def _claude_fields(value: dict[str, Any], speaker: str, text: str) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     uuid = value.get("uuid")
     if isinstance(uuid, str) and valid_id(uuid):
@@ -407,27 +626,10 @@ def _claude_fields(value: Any) -> dict[str, Any] | None:
     return fields
 
 
-def _claude_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        pieces = [content]
-    elif isinstance(content, list):
-        pieces = [
-            block["text"]
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
-        ]
-    else:
-        raise _Malformed(f"'message.content' must be a string or a list of blocks, got {_kind(content)}")
-    kept = [piece.strip() for piece in pieces]
-    return "\n\n".join(piece for piece in kept if piece and not piece.startswith(_HARNESS_PREFIXES))
-
-
 # --- chatgpt: conversations.json ----------------------------------------------------------
 
 
-def _read_chatgpt(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_chatgpt(path: Path, progress: Progress) -> Iterator[Item]:
     try:
         document = _load_document(path)
     except _Malformed as error:
@@ -444,7 +646,7 @@ def _read_chatgpt(path: Path, progress: Progress) -> Iterator[ImportRecord | Bad
         progress(number, len(document))
 
 
-def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecord | BadRecord]:
+def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[Item]:
     if not isinstance(conversation, dict):
         yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
         return
@@ -469,8 +671,7 @@ def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[ImportRecor
         except _Malformed as error:
             yield BadRecord(position, str(error))
             continue
-        if fields is not None:
-            yield ImportRecord(position, fields)
+        yield ImportRecord(position, fields) if isinstance(fields, dict) else Skipped(position, fields)
 
 
 def _active_branch(mapping: dict[str, Any], current: Any) -> tuple[list[tuple[str, Any]], str | None]:
@@ -529,27 +730,31 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | None:
-    """A visible user or assistant text message's fields; None for everything else."""
+def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_time: Any) -> dict[str, Any] | str:
+    """A visible user or assistant text message's fields; for everything else, why it is skipped."""
     if not isinstance(message, dict):
         raise _Malformed(f"'message' must be an object, got {_kind(message)}")
     author = message.get("author")
-    if not isinstance(author, dict) or author.get("role") not in ("user", "assistant"):
-        return None
+    role = author.get("role") if isinstance(author, dict) else None
+    if role not in ("user", "assistant"):
+        return "tool_result" if role == "tool" else "system"
     metadata = message.get("metadata")
     if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
-        return None
+        return "meta"
     if message.get("recipient") not in (None, "all"):
-        return None  # an assistant call to a tool (browser, python), not a reply
+        return "tool_use"  # an assistant call to a tool (browser, python), not a reply
     content = message.get("content")
-    if not isinstance(content, dict) or content.get("content_type") not in ("text", "multimodal_text"):
-        return None
-    parts = content.get("parts")
+    content_type = content.get("content_type") if isinstance(content, dict) else None
+    if content_type in ("thoughts", "reasoning_recap"):
+        return "thinking"
+    if content_type not in ("text", "multimodal_text"):
+        return "non_text"  # code sent to a tool, its output, browsing displays, context edits
+    parts = content.get("parts") if isinstance(content, dict) else None
     if not isinstance(parts, list):
-        return None
-    text = "\n".join(part for part in parts if isinstance(part, str) and part.strip()).strip()
+        return "empty"
+    text = _without_citations("\n".join(part for part in parts if isinstance(part, str) and part.strip())).strip()
     if not text:
-        return None
+        return "empty"
     timestamp = _epoch_iso(message.get("create_time"), "create_time")
     if timestamp is None:
         timestamp = _epoch_iso(fallback_time, "conversation create_time")
@@ -561,12 +766,23 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
     if valid_id(identifier):
         fields["id"] = identifier
     fields["timestamp"] = timestamp
-    fields["speaker"] = author["role"]
+    fields["speaker"] = role
     fields["text"] = text
     if session is not None:
         fields["session"] = session
     fields["source"] = "chatgpt"
     return fields
+
+
+# ChatGPT's citation markers: "\ue200cite\ue202turn0search4\ue201" (private-use delimiters around
+# a reference to a search result) and "【4:0†source】" (file search). They point into the
+# session's tool results, which are not imported, so they would only stay as noise.
+_CITATION = re.compile(r"[ \t]*(?:\ue200[^\ue200\ue201]{0,200}\ue201|【[^【】†]{0,100}†[^【】]{0,100}】)")
+_CITATION_LEFTOVER = re.compile(r"[\ue200-\ue206]")
+
+
+def _without_citations(text: str) -> str:
+    return _CITATION_LEFTOVER.sub("", _CITATION.sub("", text))
 
 
 def _epoch_iso(value: Any, label: str) -> str | None:
@@ -578,6 +794,191 @@ def _epoch_iso(value: Any, label: str) -> str | None:
         return datetime.fromtimestamp(value, tz=UTC).isoformat()
     except (OverflowError, ValueError, OSError):
         raise _Malformed(f"'{label}' is out of range: {value}") from None
+
+
+# --- codex: Codex CLI rollouts ------------------------------------------------------------
+
+# A rollout line is {"timestamp", "type", "payload"}; messages, tool calls and their outputs
+# are `response_item`s. `event_msg` lines repeat the messages for the UI and are not read.
+_CODEX_LINE_TYPES = frozenset(("session_meta", "response_item", "event_msg", "turn_context", "compacted"))
+_CODEX_CALLS = frozenset(("function_call", "custom_tool_call", "local_shell_call", "web_search_call"))
+_CODEX_RESULTS = frozenset(("function_call_output", "custom_tool_call_output", "local_shell_call_output"))
+
+
+def _read_codex(path: Path, progress: Progress) -> Iterator[Item]:
+    turn = _Turn()
+    session: str | None = None
+    for item in _json_lines(path, progress):
+        if isinstance(item, BadRecord):
+            yield from turn.take(item, "")
+            continue
+        position, value = item
+        try:
+            if isinstance(value, dict) and value.get("type") == "session_meta":
+                session = _codex_session(value) or session
+            record, event = _codex_line(position, value, session)
+        except _Malformed as error:
+            record, event = BadRecord(position, str(error)), ""
+        yield from turn.take(record, event)
+    yield from turn.flush()
+
+
+def _codex_session(value: dict[str, Any]) -> str | None:
+    payload = value.get("payload")
+    identifier = payload.get("id") if isinstance(payload, dict) else None
+    return identifier if isinstance(identifier, str) and identifier else None
+
+
+def _codex_line(position: str, value: Any, session: str | None) -> tuple[Item, str]:
+    if not isinstance(value, dict):
+        raise _Malformed(f"expected a JSON object, got {_kind(value)}")
+    if value.get("type") != "response_item":
+        return Skipped(position, _type_reason(value.get("type"))), ""
+    payload = value.get("payload")
+    if not isinstance(payload, dict):
+        raise _Malformed(f"'payload' must be an object, got {_kind(payload)}")
+    kind = payload.get("type")
+    if kind in _CODEX_CALLS:
+        return Skipped(position, "tool_use"), TOOL
+    if kind in _CODEX_RESULTS:
+        return Skipped(position, "tool_result"), ""
+    if kind == "reasoning":
+        return Skipped(position, "thinking"), ""
+    if kind != "message":
+        return Skipped(position, _type_reason(kind)), ""
+    role = payload.get("role")
+    if role not in ("user", "assistant"):
+        return Skipped(position, "system"), ""  # developer and system instructions
+    text = _codex_text(payload.get("content"))
+    if not text:
+        return Skipped(position, "empty"), ""
+    if role == "user" and _codex_injected(text):
+        return Skipped(position, "harness"), ""
+    fields: dict[str, Any] = {"timestamp": _required_str(value, "timestamp"), "speaker": role, "text": text}
+    if session:
+        fields["session"] = session
+    fields["source"] = "codex"  # no message ids in a rollout: the vault derives them from the content
+    return ImportRecord(position, fields), PROMPT if role == "user" else ANSWER
+
+
+def _codex_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        raise _Malformed(f"'payload.content' must be a string or a list, got {_kind(content)}")
+    pieces = [
+        block["text"].strip()
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") in ("input_text", "output_text", "text")
+        and isinstance(block.get("text"), str)
+    ]
+    return "\n\n".join(piece for piece in pieces if piece)
+
+
+_OPENING_TAG = re.compile(r"<([a-z_][a-z0-9_-]*)>")
+
+
+def _codex_injected(text: str) -> bool:
+    """Codex sends its context as user messages: <environment_context>, <user_instructions>,
+    the AGENTS.md files, <turn_aborted>. One whole tagged block, or the AGENTS.md header."""
+    if text.startswith("# AGENTS.md instructions"):
+        return True
+    match = _OPENING_TAG.match(text)
+    return match is not None and text.endswith(f"</{match.group(1)}>")
+
+
+# --- claude-ai: the Claude.ai data export -------------------------------------------------
+
+
+def _read_claude_ai(path: Path, progress: Progress) -> Iterator[Item]:
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict) and "chat_messages" in document:
+        document = [document]  # one conversation saved on its own
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, conversation in enumerate(document, start=1):
+        yield from _claude_ai_conversation(f"conversation {number}", conversation)
+        progress(number, len(document))
+
+
+def _claude_ai_conversation(where: str, conversation: Any) -> Iterator[Item]:
+    if not isinstance(conversation, dict):
+        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
+        return
+    messages = conversation.get("chat_messages")
+    if not isinstance(messages, list):
+        yield BadRecord(where, "missing 'chat_messages'" if messages is None else "'chat_messages' must be an array")
+        return
+    session = conversation.get("uuid")
+    session = session if isinstance(session, str) and session else None
+    branch = _claude_ai_branch(messages)
+    for number, message in enumerate(messages, start=1):
+        position = f"{where}, message {number}"
+        if branch is not None and id(message) not in branch:
+            yield Skipped(position, "branch")
+            continue
+        try:
+            fields = _claude_ai_fields(message, session)
+        except _Malformed as error:
+            yield BadRecord(position, str(error))
+            continue
+        yield ImportRecord(position, fields) if isinstance(fields, dict) else Skipped(position, fields)
+
+
+def _claude_ai_branch(messages: list[Any]) -> set[int] | None:
+    """The messages the user last saw, when the export links them (`parent_message_uuid`): from
+    the last message up through its parents. An edited prompt or a regenerated answer leaves
+    its older branch in the list. None when there are no links: every message counts."""
+    by_uuid = {m["uuid"]: m for m in messages if isinstance(m, dict) and isinstance(m.get("uuid"), str)}
+    if not by_uuid or not any(isinstance(m.get("parent_message_uuid"), str) for m in by_uuid.values()):
+        return None
+    last = next(m for m in reversed(messages) if isinstance(m, dict) and isinstance(m.get("uuid"), str))
+    branch: set[int] = set()
+    node: Any = last
+    while isinstance(node, dict) and id(node) not in branch:
+        branch.add(id(node))
+        parent = node.get("parent_message_uuid")
+        node = by_uuid.get(parent) if isinstance(parent, str) else None
+    return branch
+
+
+def _claude_ai_fields(message: Any, session: str | None) -> dict[str, Any] | str:
+    """A message's fields, or why it is skipped. The text is the `content` text blocks (tool
+    calls and results, thinking and attachments left out), or `text` in older exports."""
+    if not isinstance(message, dict):
+        raise _Malformed(f"expected an object, got {_kind(message)}")
+    sender = message.get("sender")
+    if sender not in ("human", "assistant"):
+        return "system"
+    content = message.get("content")
+    kinds: set[str] = set()
+    if isinstance(content, list) and content:
+        blocks = [block for block in content if isinstance(block, dict)]
+        kinds = {str(block.get("type")) for block in blocks}
+        texts = [b["text"].strip() for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)]
+        text = "\n\n".join(piece for piece in texts if piece)
+    else:
+        text = (_optional_str(message, "text") or "").strip()
+    if not text:
+        return "tool_use" if "tool_use" in kinds else "thinking" if "thinking" in kinds else "empty"
+    fields: dict[str, Any] = {}
+    uuid = message.get("uuid")
+    if isinstance(uuid, str) and valid_id(uuid):
+        fields["id"] = uuid
+    fields["timestamp"] = _required_str(message, "created_at")
+    fields["speaker"] = "user" if sender == "human" else "assistant"
+    fields["text"] = text
+    if session:
+        fields["session"] = session
+    fields["source"] = "claude-ai"
+    return fields
 
 
 # --- locomo: research conversations -------------------------------------------------------
@@ -595,7 +996,7 @@ _MONTHS = (
 )  # fmt: skip
 
 
-def _read_locomo(path: Path, progress: Progress) -> Iterator[ImportRecord | BadRecord]:
+def _read_locomo(path: Path, progress: Progress) -> Iterator[Item]:
     try:
         document = _load_document(path)
     except _Malformed as error:
@@ -612,7 +1013,7 @@ def _read_locomo(path: Path, progress: Progress) -> Iterator[ImportRecord | BadR
         progress(number, len(document))
 
 
-def _locomo_sample(number: int, sample: Any) -> Iterator[ImportRecord | BadRecord]:
+def _locomo_sample(number: int, sample: Any) -> Iterator[Item]:
     if not isinstance(sample, dict):
         yield BadRecord(f"sample {number}", f"expected an object, got {_kind(sample)}")
         return
@@ -686,9 +1087,11 @@ def _locomo_time(value: Any) -> datetime | None:
         return None
 
 
-_READERS: dict[str, Callable[[Path, Progress], Iterator[ImportRecord | BadRecord]]] = {
+_READERS: dict[str, Callable[[Path, Progress], Iterator[Item]]] = {
     "jsonl": _read_jsonl,
     "claude-code": _read_claude_code,
     "chatgpt": _read_chatgpt,
     "locomo": _read_locomo,
+    "codex": _read_codex,
+    "claude-ai": _read_claude_ai,
 }

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .errors import ConflictError, DamagedChunkError, InvalidInputError, UnsafePathError
+from .errors import ConflictError, DamagedChunkError, InvalidInputError, UnsafePathError, VaultFormatError
 from .model import (
     CALENDAR_RANGE,
     FIRST_YEAR,
@@ -30,7 +30,7 @@ from .model import (
     year_in_calendar,
 )
 from .redact import only_placeholders, redact
-from .vault import Vault, sync_all
+from .vault import Vault, read_chunk_file, sync_all
 
 MAX_SPEAKER = 100
 _CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")  # C0 controls but tab, newline, return
@@ -278,17 +278,35 @@ def add(
 
 @dataclass
 class ImportReport:
+    """What an import did with every record of the file: records = added + existing + failed
+    + the skipped counts. `evidence` counts the added or existing chunks kept for recall only
+    (narration between tool calls, a command's output), by kind."""
+
     file: str
     format: str
     records: int = 0
     added: int = 0
     existing: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (position, reason)
+    skipped: Counter[str] = field(default_factory=Counter)  # reason -> records
+    evidence: Counter[str] = field(default_factory=Counter)  # kind -> chunks
     redactions: Counter[str] = field(default_factory=Counter)
 
     @property
     def partial(self) -> bool:
         return bool(self.failed)
+
+    @property
+    def kept_nothing(self) -> bool:
+        """Records were read and none was stored or already there: likely the wrong file."""
+        return self.records > 0 and not (self.added or self.existing)
+
+    def skipped_text(self) -> str:
+        """ "412 skipped: 200 tool_result, 150 tool_use, 62 thinking", or ""."""
+        if not self.skipped:
+            return ""
+        reasons = ", ".join(f"{count} {reason}" for reason, count in _by_count(self.skipped))
+        return f"{sum(self.skipped.values())} skipped: {reasons}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -296,40 +314,59 @@ class ImportReport:
             "format": self.format,
             "records": self.records,
             "added": self.added,
-            "existing": self.existing,
+            "already_stored": self.existing,
+            "existing": self.existing,  # the earlier name, kept for scripts that read it
             "failed": len(self.failed),
+            "skipped": dict(_by_count(self.skipped)),
+            "evidence": dict(_by_count(self.evidence)),
             "errors": [{"position": p, "reason": r} for p, r in self.failed],
             "redactions": sum(self.redactions.values()),
             "redacted_rules": dict(sorted(self.redactions.items())),
         }
 
 
+def _by_count(counts: Counter[str]) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+# Formats whose ids come from the export itself: a record stored by an earlier version of the
+# importer, with other text or marks (a command's arguments, an IDE block stripped since), is
+# the same message and stays as it was stored; refusing it would fail every later re-import.
+_EXPORT_IDS = frozenset(("claude-code", "chatgpt", "claude-ai"))
+
+
 def import_file(
     vault: Vault, path: Path, fmt: str | None = None, progress: Callable[[int, int], None] | None = None
 ) -> ImportReport:
-    """Imports every good record of an export; bad ones are reported with their position and skipped.
+    """Imports every good record of an export; bad ones are reported with their position, and
+    the ones left out on purpose are counted by reason.
 
     Importing the same file twice adds nothing: ids come from the export or from the content.
     """
-    from .importers import BadRecord, detect_format, read_records
+    from .importers import BadRecord, Skipped, detect_format, read_records
 
     fmt = fmt or detect_format(path)
     report = ImportReport(str(path), fmt)
     checked: set[str] = set()  # day folders found safe during this import
     for item in read_records(path, fmt, progress):
         report.records += 1
+        if isinstance(item, Skipped):
+            report.skipped[item.reason] += 1
+            continue
         if isinstance(item, BadRecord):
             report.failed.append((item.position, item.reason))
             continue
         try:
             prepared = prepare_chunk(item.fields, vault.config)
-            created = vault.store_chunk(prepared.chunk, durable=False, checked=checked)
+            created = _store_imported(vault, prepared.chunk, checked, fmt in _EXPORT_IDS)
         except (InvalidInputError, ConflictError) as exc:
             report.failed.append((item.position, exc.message))
             continue
         except UnsafePathError:
             raise
         report.redactions.update(prepared.redactions)
+        if item.kind:
+            report.evidence[item.kind] += 1
         if created:
             report.added += 1
         else:
@@ -337,3 +374,28 @@ def import_file(
     if report.added:
         sync_all()
     return report
+
+
+def _store_imported(vault: Vault, chunk: Chunk, checked: set[str], export_ids: bool) -> bool:
+    try:
+        return vault.store_chunk(chunk, durable=False, checked=checked)
+    except DamagedChunkError:
+        raise
+    except ConflictError:
+        if export_ids and _same_message(vault, chunk):
+            return False
+        raise
+
+
+def _same_message(vault: Vault, chunk: Chunk) -> bool:
+    """The stored chunk of this id is the same message: same time, speaker, session and source."""
+    try:
+        stored = read_chunk_file(vault.root / vault.chunk_relpath(chunk))
+    except (VaultFormatError, OSError):  # unreadable: let the conflict stand
+        return False
+    return (stored.timestamp, stored.speaker, stored.session, stored.source) == (
+        chunk.timestamp,
+        chunk.speaker,
+        chunk.session,
+        chunk.source,
+    )
