@@ -39,7 +39,7 @@ def fetch(folder: Path) -> list[Path]:
     for name in FILES:
         target = folder / name.replace("test/fixtures/transcripts/", "").replace("/", "_")
         if not target.exists():
-            urllib.request.urlretrieve(SPOTTER + name, target)  # noqa: S310 (a pinned https URL)
+            urllib.request.urlretrieve(SPOTTER + name, target)
         paths.append(target)
     return paths
 
