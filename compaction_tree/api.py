@@ -130,17 +130,17 @@ class Memory:
         self.vault.write(ROOT_FILE, text.encode("utf-8"))
         return text
 
-    def context(self) -> str:
-        """The session-start block: ROOT.md plus short instructions for the agent. Like `memtree context`,
-        it reads: ROOT.md on disk is rewritten only by root() and compact()."""
+    def context(self, max_chars: int | None = 9_500) -> str:
+        """The session-start block: ROOT.md plus short instructions for the agent, within max_chars
+        characters (None: no cap) as `memtree context`. It reads: ROOT.md on disk is rewritten only by
+        root() and compact()."""
         from .index import Index
-        from .root import root_text
+        from .root import fitted_block
         from .usage import session_block
 
         with Index(self.vault) as index:
             index.sync()
-            text = root_text(self.vault, index)
-        return session_block(text, self.vault.root)
+            return fitted_block(self.vault, index, lambda text: session_block(text, self.vault.root), max_chars)
 
     def know(self, topic: str) -> Awareness:
         from .retrieval import know

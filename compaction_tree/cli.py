@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .compaction import CompactReport
     from .ingest import ImportReport
 
+CONTEXT_MAX_CHARS = 9_500  # under Claude Code's 10,000-character cap on hook output, with room to spare
+
 app = make_app(help="A memory for AI agents, kept as plain files in a git-tracked folder.", no_args_is_help=True)
 app.add_typer(facts_app)
 
@@ -45,8 +47,20 @@ def main_options(
             show_default=False,
         ),
     ] = None,
+    hook_log: Annotated[
+        bool,
+        typer.Option(
+            "--hook-log",
+            help="For agent hooks: a failure appends a line to the vault's .memtree/hooks.log "
+            "(shown by `memtree status`) and exits 1, never 2.",
+        ),
+    ] = False,
 ) -> None:
     ctx.obj = vault
+    if hook_log:
+        from .hooklog import HOOK
+
+        HOOK.start(vault, ctx.invoked_subcommand)
 
 
 @app.command()
@@ -277,6 +291,8 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         )
         if run.get("not_committed"):
             lines.append(f"          not committed: {run['not_committed']}")
+    if report["last_hook_failure"]:
+        lines.append(f"hooks     last failure {report['last_hook_failure']} (all: .memtree/hooks.log)")
     typer.echo("\n".join(lines))
 
 
@@ -514,21 +530,32 @@ def know(
 
 
 @app.command()
-def context(ctx: typer.Context) -> None:
+def context(
+    ctx: typer.Context,
+    max_chars: Annotated[
+        int,
+        typer.Option(
+            "--max-chars",
+            min=0,
+            help="Characters at most; ROOT.md sheds gists, then lines, then names to fit "
+            "(Claude Code files SessionStart output over 10,000 away). 0: no cap.",
+        ),
+    ] = CONTEXT_MAX_CHARS,
+) -> None:
     """Print the session-start block: ROOT.md plus how to use it.
 
     Example: memtree context >> system_prompt.md
     """
     from .index import Index
-    from .root import root_text
+    from .root import fitted_block
     from .usage import session_block
 
     with user_errors():
         vault = open_vault(ctx)
         with Index(vault) as index:
             index.sync()
-            text = root_text(vault, index)
-    sys.stdout.write(session_block(text, vault.root))
+            block = fitted_block(vault, index, lambda text: session_block(text, vault.root), max_chars)
+    sys.stdout.write(block)
 
 
 @app.command()

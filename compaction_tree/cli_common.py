@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from . import errors
 from .errors import MemtreeError
+from .hooklog import HOOK
 
 if TYPE_CHECKING:
     from .vault import Vault
@@ -38,6 +39,25 @@ class OneLineErrors(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            self._standalone(args, prog_name, complete_var, **extra)
+        except SystemExit as exc:
+            if HOOK.enabled and exc.code not in (None, errors.OK):
+                HOOK.record(exc.code)
+                # never 2 (a usage error): Claude Code reads a hook's exit 2 as "block", and a Stop hook
+                # that blocks keeps the agent from finishing its turn
+                sys.exit(errors.ERROR)
+            raise
+        except Exception as exc:  # a bug: logged, then its traceback as always
+            if HOOK.enabled:
+                HOOK.record(f"1 ({type(exc).__name__}: {exc})")
+            raise
+        finally:
+            HOOK.stop()
+
+    def _standalone(
+        self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, **extra: Any
+    ) -> NoReturn:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _NO_ARGS as exc:  # `memtree` alone: the help, as click prints it

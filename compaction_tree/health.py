@@ -276,6 +276,7 @@ def _fix(vault: Vault, problems: list[Problem], moves: list[tuple[Path, Path]]) 
 
 def status(vault: Vault) -> dict[str, Any]:
     """Counts, tokens per level, coverage and lag, problems, and the last compaction run."""
+    from .hooklog import last_failure
     from .index import Index
 
     with Index(vault) as index:
@@ -321,6 +322,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "retention": metrics(vault, totals["chunks"]),
         "problems": problems,
         "last_run": last_run,
+        "last_hook_failure": last_failure(vault.root),  # a line of .memtree/hooks.log (`--hook-log`)
     }
 
 

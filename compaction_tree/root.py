@@ -465,6 +465,24 @@ def root_text(vault: Vault, index: Index) -> str:
     return render_root(inputs, vault.config.budgets.root, vault.config.tokenizer, aliases_of(vault.config.aliases))
 
 
+MIN_BUDGET = 200  # tokens: below this a ROOT.md is its header and little else
+
+
+def fitted_block(vault: Vault, index: Index, wrap: Callable[[str], str], max_chars: int | None) -> str:
+    """wrap(ROOT.md) within max_chars characters (None or 0: no cap), ROOT.md degrading by its own rules:
+    a smaller token budget drops gists, then lines, then names, never half an entry. Hosts cap what a
+    hook may print (Claude Code keeps 10,000 characters of SessionStart output and files the rest away)."""
+    inputs = root_inputs(vault, index)
+    tokenizer, aliases = vault.config.tokenizer, aliases_of(vault.config.aliases)
+    budget = vault.config.budgets.root
+    block = wrap(render_root(inputs, budget, tokenizer, aliases))
+    while max_chars and len(block) > max_chars and budget > MIN_BUDGET:
+        # shrink in proportion (characters per token vary little within one vault), a step at least
+        budget = max(MIN_BUDGET, min(budget - 50, int(budget * max_chars / len(block) * 0.98)))
+        block = wrap(render_root(inputs, budget, tokenizer, aliases))
+    return block
+
+
 def recorded_input_hash(text: str) -> str | None:
     """The input_hash line of ROOT.md's front matter (ours: one plain line), without a YAML parse."""
     for line in text.split("\n---\n", 1)[0].splitlines():

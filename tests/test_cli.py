@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -186,7 +187,9 @@ def test_status_json_is_stable(vault: Vault, tmp_path: Path) -> None:
         "consolidation_lag_days",
         "facts",
         "retention",
+        "last_hook_failure",
     }
+    assert report["last_hook_failure"] is None
     assert report["chunks"] == 4 and report["raw_tokens"] > 0
     assert report["first"].startswith("2026-03-10") and report["last"].startswith("2026-03-13")
     assert report["summaries"] == {"daily": 0, "weekly": 0, "monthly": 0}
@@ -563,3 +566,39 @@ def test_progress_bars_on_a_terminal_and_never_in_a_pipe(tmp_path: Path) -> None
     add(vaults[0], "A later day: the webhook retries.", timestamp="2026-03-10T10:00:00Z")
     code, shown = run_on_a_terminal(["--vault", str(vaults[0].root), "compact", "--json"])
     assert code == 0 and "━" not in shown  # --json is for programs: no bars even on a terminal
+
+
+def test_context_fits_a_hooks_character_cap_by_shedding_whole_entries(tmp_path: Path) -> None:
+    """Claude Code keeps 10,000 characters of a SessionStart hook's output: a generous ROOT.md budget
+    must not push the block past it, and what goes is detail (gists, then entries), not half a line."""
+    import shutil
+
+    copy = tmp_path / "sample"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "sample_vault", copy)
+    config = copy / "memtree.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("root: 3000", "root: 4000"), encoding="utf-8")
+    uncapped = memtree("--vault", str(copy), "context", "--max-chars", "0").stdout
+    assert len(uncapped) > 10_000  # the case the cap is for
+    capped = memtree("--vault", str(copy), "context").stdout
+    assert 6_000 < len(capped) <= 9_500
+    assert capped.startswith("<memory>\n") and capped.endswith("</memory>\n") and "memtree recall" in capped
+    entries = [line for line in capped.splitlines() if line.startswith("- **")]
+    whole = {line for line in uncapped.splitlines() if line.startswith("- **")}
+    without_gists = {re.sub(r"\): .* → ", ") → ", line) for line in whole}
+    assert len(entries) > 20 and set(entries) <= whole | without_gists  # entries kept whole or as one line
+    small = memtree("--vault", str(copy), "context", "--max-chars", "4000").stdout
+    assert len(small) <= 4_000 and small.endswith("</memory>\n")
+
+
+def test_hook_log_records_a_failure_and_never_exits_2(vault: Vault) -> None:
+    bad = memtree("--vault", str(vault.root), "--hook-log", "recall", "x", "--budget", "lots")  # a usage error: 2
+    assert bad.code == 1
+    log = (vault.root / ".memtree/hooks.log").read_text(encoding="utf-8").splitlines()
+    assert len(log) == 1 and "recall exited 2" in log[0] and "--budget" in log[0]
+    missing = memtree("--vault", str(vault.root), "--hook-log", "import", str(vault.root / "gone.jsonl"))
+    assert missing.code == 1
+    status = memtree("--vault", str(vault.root), "status", "--json").json()
+    assert "import exited 4" in status["last_hook_failure"] and "gone.jsonl" in status["last_hook_failure"]
+    assert "hooks     last failure" in memtree("--vault", str(vault.root), "status").stdout
+    plain = memtree("--vault", str(vault.root), "recall", "x", "--budget", "lots")  # without --hook-log: as before
+    assert plain.code == 2 and len((vault.root / ".memtree/hooks.log").read_text().splitlines()) == 2

@@ -237,10 +237,14 @@ def test_the_vault_section_shows_the_files_memtree_writes(walkthrough: tuple[Pat
 
 
 def test_the_claude_code_hooks_run_as_a_shell_runs_them(tmp_path: Path) -> None:
-    hooks = json.loads(code_blocks(section("Claude Code"), "json")[0])["hooks"]
     vault = tmp_path / "memory"
-    env = shell_env(tmp_path, MEMTREE_VAULT=str(vault))
-    sh("memtree init", tmp_path, env)
+    recipe = code_blocks(section("Claude Code"), "json")[0]
+    # the recipe's absolute paths, here: a hook has neither the user's PATH nor MEMTREE_VAULT
+    recipe = recipe.replace("/home/me/.venvs/memtree/bin/", f"{BIN}/").replace("/home/me/memory", str(vault))
+    hooks = json.loads(recipe)["hooks"]
+    env = shell_env(tmp_path)
+    env["PATH"] = "/usr/bin:/bin"
+    sh(f"{BIN}/memtree --vault {vault} init", tmp_path, env)
     transcript = tmp_path / ".claude/projects/app/7c6e1f0a.jsonl"
     transcript.parent.mkdir(parents=True)
     lines = [
@@ -260,14 +264,25 @@ def test_the_claude_code_hooks_run_as_a_shell_runs_them(tmp_path: Path) -> None:
         },
     ]
     transcript.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    event = {"session_id": "7c6e1f0a", "transcript_path": str(transcript), "hook_event_name": "Stop"}
-    (stop,) = (h["command"] for entry in hooks["Stop"] for h in entry["hooks"])
-    for _ in range(2):  # after every turn: the second import of the same transcript adds nothing
-        sh(stop, tmp_path, env, stdin=json.dumps(event))
+    event = {"session_id": "7c6e1f0a", "transcript_path": str(transcript), "hook_event_name": "SessionEnd"}
+    (end,) = (h["command"] for entry in hooks["SessionEnd"] for h in entry["hooks"])
+    for _ in range(2):  # the same transcript again (a Stop hook's run, then SessionEnd's) adds nothing
+        sh(end, tmp_path, env, stdin=json.dumps(event))
     assert sorted(p.name for p in (vault / "raw").rglob("*.json")) == ["a1-0001.json", "u1-0001.json"]
     (start,) = (h["command"] for entry in hooks["SessionStart"] for h in entry["hooks"])
     context = sh(start, tmp_path, env, stdin=json.dumps({"hook_event_name": "SessionStart"})).stdout
     assert context.startswith("<memory>\n") and "memtree recall" in context and "CORS" in context
+
+    # a failing run is not silent: a hook error (xargs says 123; never 2, "block"), a line in
+    # .memtree/hooks.log, and `memtree status` shows it
+    gone = {**event, "transcript_path": str(tmp_path / "moved-away.jsonl")}
+    failed = subprocess.run(
+        ["bash", "-c", end], cwd=tmp_path, env=env, input=json.dumps(gone), capture_output=True, text=True
+    )
+    assert failed.returncode not in (0, 2) and "moved-away.jsonl" in failed.stderr
+    assert "moved-away.jsonl" in (vault / ".memtree/hooks.log").read_text(encoding="utf-8")
+    status = json.loads(sh(f"{BIN}/memtree --vault {vault} status --json", tmp_path, env).stdout)
+    assert "import exited 4" in status["last_hook_failure"] and "moved-away.jsonl" in status["last_hook_failure"]
 
 
 def test_the_python_agent_example_runs(tmp_path: Path) -> None:
