@@ -913,7 +913,7 @@ def test_a_cause_of_one_occasion_is_no_failure_pattern(sentence: str) -> None:
 
 # ---------------------------------------------------------------- pasted code, logs, configuration: no facts
 
-PASTED = Path(__file__).parent / "bench" / "data" / "pasted.jsonl"
+PASTED = Path(__file__).resolve().parents[1] / "bench" / "data" / "pasted.jsonl"
 
 
 def test_nothing_pasted_in_the_evaluation_set_becomes_a_statement() -> None:

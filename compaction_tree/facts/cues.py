@@ -650,7 +650,7 @@ _CUE_TABLE: tuple[tuple[str, str, float, str, str, str], ...] = (
 # Broad cues: the general shapes of a durable statement, for wordings the cues above were not
 # written for. They are tried last, with a lower confidence, and never on a sentence that dates
 # itself to one moment ("this morning", "right now"). They were checked against a blind,
-# hand-written set (tests/bench/fact_phrasings.py), not the synthetic corpus's templates.
+# hand-written set (bench/fact_phrasings.py), not the synthetic corpus's templates.
 _FAILING = (
     r"(?:fail(?:s|ed)?|break(?:s)?|broke|crash(?:es|ed)?|flake(?:s|d)?|die(?:s|d)?|hang(?:s)?|times? out|ooms?|"
     r"runs? out of memory|goes down|go(?:es)? red|falls? over|jams?|drops?|deadlocks?|rebalances?|drifts?|"

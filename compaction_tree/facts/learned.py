@@ -5,7 +5,7 @@ fact worded otherwise. This linear model looks at what a sentence is made of ins
 word pairs (names and numbers stood in for by placeholders), how it starts, the sides of things it
 names, who says it. The extractor asks it only about sentences no cue took and no gate disqualified.
 
-The weights are data (data/fact_model.tsv), trained by tests/bench/train_fact_model.py on labelled
+The weights are data (data/fact_model.tsv), trained by bench/train_fact_model.py on labelled
 sentences of the dev material only, so extraction stays deterministic, offline and reproducible.
 """
 

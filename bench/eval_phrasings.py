@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """How the extractor (cues, frames, the learned model) does one sentence at a time, on hand-written sets.
 
-The sets: "blind" (tests/bench/fact_phrasings.py, written without reading the extractor; the broad
-cues were later tuned on it, so it is no longer blind), "dev" (tests/bench/fact_phrasings_dev.py,
-tuning material in the style of real conversations), "dev2" (tests/bench/fact_phrasings_dev2.py,
+The sets: "blind" (bench/fact_phrasings.py, written without reading the extractor; the broad
+cues were later tuned on it, so it is no longer blind), "dev" (bench/fact_phrasings_dev.py,
+tuning material in the style of real conversations), "dev2" (bench/fact_phrasings_dev2.py,
 more tuning material, leaning on how people report changes and on look-alikes that use a change's
-words), "dev3" (tests/bench/fact_phrasings_dev3.py, everyday conversation between people: mostly
+words), "dev3" (bench/fact_phrasings_dev3.py, everyday conversation between people: mostly
 the chatter that is no fact, with names and numbers in it, and personal facts told in passing),
 "dev4" and "dev5" (a coding session; lives, households and small businesses), "dev6" (changes
 above all, told as people tell them), "dev7" (changes of what a user tells an agent over weeks, the old
-value said in many wordings), and "holdout" to "holdout6" (tests/bench/fact_phrasings_holdout*.py,
+value said in many wordings), and "holdout" to "holdout6" (bench/fact_phrasings_holdout*.py,
 blind checks written by someone who never read the extractor: before the facts2 round, after the
 learned model's first round, after its second, during the round of changes told in passing, and
 before the round tuned on dev6, and at the end of the round of subjects named by part of their name;
@@ -31,7 +31,7 @@ at a time, over a blind hand-written set:
   Each pair is also consolidated alone: in the shared run, pairs that are one subject for one person
   ("my diet", "my manager") but come from different people collide, which no single vault does.
 
-Run:  .venv/bin/python tests/bench/eval_phrasings.py [--set NAME] (blind, dev..dev7, holdout..holdout6) [-v]
+Run:  .venv/bin/python bench/eval_phrasings.py [--set NAME] (blind, dev..dev7, holdout..holdout6) [-v]
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=sorted(SETS), default="blind", help="which phrasing set")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss and false alarm")
     parser.add_argument(
-        "--embeddings", action="store_true", help="link changes by all-MiniLM-L6-v2 similarity (tests/bench/minilm.py)"
+        "--embeddings", action="store_true", help="link changes by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
     args = parser.parse_args(argv)
     chosen = SETS[args.set]

@@ -1,8 +1,8 @@
 """Retention on a synthetic one-year vault: what `memtree prune` removes, how fast, and what it costs recall.
 
-Run: .venv/bin/python tests/bench/bench_prune.py [--days 365 --seed 1]
+Run: .venv/bin/python bench/bench_prune.py [--days 365 --seed 1]
 
-A one-year dev corpus (tests/bench/corpus.py, planted questions and awareness probes) is imported,
+A one-year dev corpus (bench/corpus.py, planted questions and awareness probes) is imported,
 compacted and committed to git. Recall@5K (the share of each question's evidence chunks whose text is
 in the 5,000-token context) and `know` on every probe are measured, then `prune --apply` runs with the
 default window (90 days) and floor, and everything is measured again; a compaction follows.
@@ -23,10 +23,11 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 os.environ.setdefault("MEMTREE_NO_PROGRESS", "1")
 
+from bench.corpus import Corpus, generate  # noqa: E402
 from compaction_tree.compaction import compact  # noqa: E402
 from compaction_tree.extractive import ExtractiveSummarizer  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
@@ -34,7 +35,6 @@ from compaction_tree.ingest import import_file  # noqa: E402
 from compaction_tree.retention import prune  # noqa: E402
 from compaction_tree.retrieval import know, recall  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
-from tests.bench.corpus import Corpus, generate  # noqa: E402
 
 BUDGET = 5000
 SPACE = re.compile(r"\s+")

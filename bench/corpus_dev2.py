@@ -1,7 +1,7 @@
-"""Fact wordings for the "dev2" split of the synthetic corpus (tests/bench/corpus.py): tuning material.
+"""Fact wordings for the "dev2" split of the synthetic corpus (bench/corpus.py): tuning material.
 
 The dev and test splits of corpus.py share their fact templates by index parity, and split "fresh"
-(held out, never tuned on) rewords them in tests/bench/corpus_fresh.py.  This module holds a second
+(held out, never tuned on) rewords them in bench/corpus_fresh.py.  This module holds a second
 set of new wordings for split "dev2", which IS tuning material: tune on it freely, so that tuning
 meets more ways of saying a fact than the dev and test templates offer, while fresh stays held out.
 For every spec that plants a fact (kinds "stable" and "change") it has new ``state`` templates,

@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 from fakellm import FakeLLM
 
+from bench import corpus as corpus_module
+from bench import eval_facts
 from compaction_tree.facts.records import Fact, Version
 from compaction_tree.summary import FactCandidate
-
-from . import corpus as corpus_module
-from . import eval_facts
 
 SEED, SPLIT, DAYS = 101, "test", 30
 DATA_LINE = re.compile(r"^\[(?P<id>[^\]\s]+)\] \d\d:\d\d ", re.MULTILINE)  # a chunk's line in a daily prompt

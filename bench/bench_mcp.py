@@ -1,6 +1,6 @@
 """The MCP server's cost: time to the `initialize` answer from process start, and recall through the server.
 
-Run: .venv/bin/python tests/bench/bench_mcp.py [--vault DIR | --chunks 100000] [--runs 9]
+Run: .venv/bin/python bench/bench_mcp.py [--vault DIR | --chunks 100000] [--runs 9]
 
 Each start is a fresh `python -m compaction_tree --vault DIR mcp` with the initialize request already
 waiting on its stdin, timed until the answer's line arrives on stdout: what a client such as Claude Code
@@ -24,9 +24,9 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tests.bench.eval_memory import SCALE_QUERIES as QUERIES  # noqa: E402
+from bench.eval_memory import SCALE_QUERIES as QUERIES  # noqa: E402
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -95,11 +95,11 @@ def recall_timings(vault: Path, rounds: int) -> list[float]:
 
 def build(work: Path, chunks: int) -> Path:
     """A vault of `chunks` generated chunks (100 a day), imported and compacted as eval_memory.py's scale run."""
+    from bench.corpus import generate
     from compaction_tree.compaction import compact
     from compaction_tree.extractive import ExtractiveSummarizer
     from compaction_tree.ingest import import_file
     from compaction_tree.vault import Vault
-    from tests.bench.corpus import generate
 
     corpus = generate(21, days=max(1, chunks // 100), chunks_per_day=100, start=date(2023, 1, 2), plant=False)
     vault, _ = Vault.init(work / "vault", "UTC")

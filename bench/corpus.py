@@ -77,13 +77,13 @@ Held-out splits ("dev", "test", "dev2", "dev3", "fresh"): tune on dev, dev2, dev
     Each such split has its own random streams and chunk ids, so its days and values differ from
     those of the split whose pools it shares.
   * "dev2" is tuning material, like dev and test: the dev split (its entity pools and its half of
-    every other bank) with the fact-bearing banks from tests/bench/corpus_dev2.py (twice as many
+    every other bank) with the fact-bearing banks from bench/corpus_dev2.py (twice as many
     wordings per bank as fresh has, for variety).  Chunk ids "v" + seed ("d" + seed is dev's).
   * "dev3" is tuning material too, measured once before any tuning as a second figure for unseen wordings:
-    the test split with the fact-bearing banks from tests/bench/corpus_dev3.py (three wordings per
+    the test split with the fact-bearing banks from bench/corpus_dev3.py (three wordings per
     bank, four per distractor).  Chunk ids "w" + seed.
   * "fresh" is held out from all tuning (dev, dev2, dev3 and test are all tuned on): the test split with
-    the fact-bearing banks from tests/bench/corpus_fresh.py.  Chunk ids "f" + seed.
+    the fact-bearing banks from bench/corpus_fresh.py.  Chunk ids "f" + seed.
 
 meta
   generator, seed, split, days, chunks_per_day, start, tz, plant, stats (counts, chars, tokens
@@ -91,7 +91,7 @@ meta
   probe_mentions and present_variants (present topics whose exact case and number never occur).
 
 Script
-  python tests/bench/corpus.py --seed 1 --days 90 --split dev --out DIR
+  python bench/corpus.py --seed 1 --days 90 --split dev --out DIR
   writes DIR/chunks.jsonl, questions.json, probes.json, facts.json, meta.json and prints stats.
 """
 
@@ -111,11 +111,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-try:  # imported as tests.bench.corpus
+try:  # imported as bench.corpus
     from .corpus_dev2 import DEV2
     from .corpus_dev3 import DEV3
     from .corpus_fresh import FRESH
-except ImportError:  # run as a script, or imported as "corpus" with tests/bench on sys.path
+except ImportError:  # run as a script, or imported as "corpus" with bench/ on sys.path
     from corpus_dev2 import DEV2
     from corpus_dev3 import DEV3
     from corpus_fresh import FRESH

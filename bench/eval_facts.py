@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The durable-facts evaluation: planted facts in, stored facts out, precision and recall.
 
-For each seed, a corpus from tests/bench/corpus.py is written to a JSONL file and built into a
+For each seed, a corpus from bench/corpus.py is written to a JSONL file and built into a
 fresh vault through the library only (`Vault.init`, `ingest.import_file`, then
 `compaction.compact` with the extractive summarizer, which extracts the facts and rebuilds
 facts/). The stored facts (`facts.load_facts`) are then scored against the planted ones.
@@ -10,7 +10,7 @@ Matching rules (strict, stated here so the figures can be checked):
 - A stored fact *matches* a planted value when its current statement cites one of the chunks
   that planted that value (`stated_in`) and contains the value (case-insensitive).
 - Question facts: the chunks the generator plants for a question ("Viktor is allergic to soy" for a
-  question about the party) are labelled by tests/bench/question_facts.py, judged from the templates
+  question about the party) are labelled by bench/question_facts.py, judged from the templates
   alone: *standing* (a true standing fact; the slots a correct fact holds), *transient* (a trip, a
   deadline, something that happened: wrong wherever it is stored) or *unclear*.
 - Precision: stored current facts that are right, over all stored current facts but the unclear
@@ -38,24 +38,24 @@ Matching rules (strict, stated here so the figures can be checked):
 The LLM path: `--model M [--api-base URL]` compacts through the LiteLLM summarizer instead (the facts come from
 the model's JSON answer, then the same consolidation and scoring); days the model failed are counted, not fatal.
 `--embeddings` consolidates by the cosine similarity of a real sentence-embedding model run offline
-(tests/bench/minilm.py, all-MiniLM-L6-v2) instead of lexical similarity: what `litellm.embedding` gives a vault.
+(bench/minilm.py, all-MiniLM-L6-v2) instead of lexical similarity: what `litellm.embedding` gives a vault.
 `--nightly` compacts once a simulated night, as cron does, rather than once over everything: the LLM path then
 shows each day's call the facts every night before stored, where one run shows it those of the weeks before.
 
 Tune on dev, dev2, dev3 and test; report fresh, held out: split="dev", "dev2", "dev3" and "test" seeds
 may be tuned on (dev2 is the dev split's names and questions with every fact statement, change,
-restatement and distractor worded anew, tests/bench/corpus_dev2.py; dev3 the test split's with a third
-wording, tests/bench/corpus_dev3.py, seeds 301-303, first measured before any tuning); split="fresh"
+restatement and distractor worded anew, bench/corpus_dev2.py; dev3 the test split's with a third
+wording, bench/corpus_dev3.py, seeds 301-303, first measured before any tuning); split="fresh"
 seeds are the held-out figure (the test split's names and questions, but every fact statement, change, restatement
-and distractor worded anew, blind to the extractor: tests/bench/corpus_fresh.py). Report fresh only at
+and distractor worded anew, blind to the extractor: bench/corpus_fresh.py). Report fresh only at
 the end of a round, and tune nothing on it.
 
-Run:  .venv/bin/python tests/bench/eval_facts.py --split dev --seeds 1 2 3
-      .venv/bin/python tests/bench/eval_facts.py --split dev2 --seeds 1 2 3
-      .venv/bin/python tests/bench/eval_facts.py --split dev3 --seeds 301 302 303
-      .venv/bin/python tests/bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
-      .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
-      .venv/bin/python tests/bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
+Run:  .venv/bin/python bench/eval_facts.py --split dev --seeds 1 2 3
+      .venv/bin/python bench/eval_facts.py --split dev2 --seeds 1 2 3
+      .venv/bin/python bench/eval_facts.py --split dev3 --seeds 301 302 303
+      .venv/bin/python bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
+      .venv/bin/python bench/eval_facts.py --split fresh --seeds 201 202 203   # held out
+      .venv/bin/python bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
           --api-base http://127.0.0.1:11434 [--nightly]   # the LLM path, against any model LiteLLM reaches
 """
 
@@ -341,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api-base", help="with --model: an OpenAI-compatible server, e.g. http://127.0.0.1:11434")
     parser.add_argument("--nightly", action="store_true", help="compact once a simulated night instead of once")
     parser.add_argument(
-        "--embeddings", action="store_true", help="consolidate by all-MiniLM-L6-v2 similarity (tests/bench/minilm.py)"
+        "--embeddings", action="store_true", help="consolidate by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
     args = parser.parse_args(argv)
     if args.api_base and not args.model:

@@ -2,7 +2,7 @@
 """Train the learned fact opinion (compaction_tree/facts/learned.py) and write its weights.
 
 Material, dev only (never the test split of the corpus, nor the blind or holdout phrasing sets):
-- the dev split of the synthetic corpus (tests/bench/corpus.py), seeds 1-3: a sentence holding a
+- the dev split of the synthetic corpus (bench/corpus.py), seeds 1-3: a sentence holding a
   planted value in the chunk that planted it is a fact of the planted category; every sentence of a
   noise chunk or a distractor (hypothetical, temporary, rejected...) is not, nor one planted for a
   question about an event (corpus.EVENT_SPECS: "Kestrel 3.20 shipped today", "finished the race in 1:50");
@@ -16,7 +16,7 @@ Material, dev only (never the test split of the corpus, nor the blind or holdout
 Logistic regression by plain SGD with a fixed shuffle seed, one "fact" head over every sentence and
 one head per category over the facts: the same material gives the same file, byte for byte.
 
-Run:  .venv/bin/python tests/bench/train_fact_model.py [--check]
+Run:  .venv/bin/python bench/train_fact_model.py [--check]
       (--check: train and compare with the committed file instead of writing it)
 """
 
@@ -53,7 +53,7 @@ DECAY = 0.7
 L2 = 1e-5
 PHRASING_WEIGHT = 5.0  # a hand-written non-fact counts as this many corpus noise sentences
 KEEP = 0.1  # smaller weights are left out of the file
-OUT = Path(__file__).resolve().parents[2] / "compaction_tree" / "data" / MODEL_FILE
+OUT = Path(__file__).resolve().parents[1] / "compaction_tree" / "data" / MODEL_FILE
 
 Example = tuple[tuple[str, ...], str | None, float]  # features, category (None: not a fact), weight
 
@@ -118,7 +118,7 @@ def train(examples: list[Example], label: str) -> dict[str, float]:
 
 
 def render(heads: dict[str, dict[str, float]], counts: Iterable[str]) -> str:
-    lines = ["# memtree fact model: head, feature, weight (written by tests/bench/train_fact_model.py)"]
+    lines = ["# memtree fact model: head, feature, weight (written by bench/train_fact_model.py)"]
     lines += [f"# {line}" for line in counts]
     for head in sorted(heads):
         for feature, weight in sorted(heads[head].items()):

@@ -1,4 +1,4 @@
-"""Fact wordings for the "fresh" split of the synthetic corpus (tests/bench/corpus.py).
+"""Fact wordings for the "fresh" split of the synthetic corpus (bench/corpus.py).
 
 The dev and test splits of corpus.py share their fact templates by index parity, and both have
 been measured and tuned on.  This module holds new wordings for split "fresh", which nobody has

@@ -1,7 +1,7 @@
 """Fact labels for the statement banks of the benchmark's question specs.
 
 Written by a helper session (an AI assistant) for the durable-facts evaluation. Every label was judged from
-the templates in tests/bench/corpus.py alone (SINGLE_SPECS, PARAPHRASE_SPECS, TEMPORAL_SPECS, MULTI_SPECS,
+the templates in bench/corpus.py alone (SINGLE_SPECS, PARAPHRASE_SPECS, TEMPORAL_SPECS, MULTI_SPECS,
 LIST_SPECS), without reading the extractor (compaction_tree/) and without running eval_facts.py or any
 extractor, so the labels do not depend on what the extractor does. EVENT_SPECS in corpus.py is an earlier,
 coarser judgement; these labels disagree with it in places (see the comments).

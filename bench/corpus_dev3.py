@@ -1,7 +1,7 @@
-"""Fact wordings for the "dev3" split of the synthetic corpus (tests/bench/corpus.py): tuning material.
+"""Fact wordings for the "dev3" split of the synthetic corpus (bench/corpus.py): tuning material.
 
-A third set of new wordings, after tests/bench/corpus_fresh.py (split "fresh", held out) and
-tests/bench/corpus_dev2.py (split "dev2").  Split "dev3" takes the test split's names, questions and
+A third set of new wordings, after bench/corpus_fresh.py (split "fresh", held out) and
+bench/corpus_dev2.py (split "dev2").  Split "dev3" takes the test split's names, questions and
 other banks, like fresh, with these fact-bearing banks instead: for every spec that plants a fact
 (kinds "stable" and "change") new ``state``, ``change`` and ``again`` templates, three per bank; for
 every distractor spec four new ``state`` templates (hypotheticals, questions, temporary arrangements,

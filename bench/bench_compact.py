@@ -1,8 +1,8 @@
 """Compaction cost on a synthetic one-year vault, and LLM concurrency against a local fake server.
 
-Run: .venv/bin/python tests/bench/bench_compact.py [--days 365 --per-day 100] [--llm-days 60]
+Run: .venv/bin/python bench/bench_compact.py [--days 365 --per-day 100] [--llm-days 60]
 
-1. A one-year vault of realistic chunks (tests/bench/corpus.py, ~100 a day) is imported, then
+1. A one-year vault of realistic chunks (bench/corpus.py, ~100 a day) is imported, then
    compacted with the extractive summarizer: from scratch, after one new day, and with nothing new.
 2. A smaller vault is compacted through the LiteLLM summarizer against tests/fakellm.py answering
    every call after 200 ms: serially (concurrency 1) and with concurrency 8.
@@ -22,17 +22,17 @@ import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
 
+from bench.corpus import generate  # noqa: E402
 from compaction_tree.compaction import compact  # noqa: E402
 from compaction_tree.extractive import ExtractiveSummarizer  # noqa: E402
 from compaction_tree.ingest import import_file  # noqa: E402
 from compaction_tree.llm import LiteLLMSummarizer  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
-from tests.bench.corpus import generate  # noqa: E402
 
 NOW = datetime(2026, 11, 1, tzinfo=timezone.utc)
 

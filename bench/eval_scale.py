@@ -2,14 +2,14 @@
 memtree's recall against session-level BM25 in the same run.
 
 Run (from the project root; numpy comes with the dev extras):
-  .venv/bin/python tests/bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
-  .venv/bin/python tests/bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
-  .venv/bin/python tests/bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
+  .venv/bin/python bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
+  .venv/bin/python bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
+  .venv/bin/python bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
 
 The data, the baselines (bm25_session: whole sessions by BM25, packed best first) and the scoring
 (the share of a question's evidence turns whose text is in the context) are
 ../shared/tools/membench.py's, imported from there so both count the same way; memtree's recall
-is called in process on a vault built once under --work. Distractors are tests/bench/corpus.py's
+is called in process on a vault built once under --work. Distractors are bench/corpus.py's
 noise (software, work and personal chat, plant=False) over LoCoMo's dates, --noise chunks a day on
 average: they enter the baselines' memory too. Never point --data at LoCoMo's held-out
 conversations (see ../shared/datasets/README.md). Output quotes no data.
@@ -29,16 +29,16 @@ from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parents[2]))
-sys.path.insert(0, str(HERE.parents[3] / "shared" / "tools"))
+sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parents[2] / "shared" / "tools"))
 
 import membench as mb  # noqa: E402
 
+from bench.corpus import generate  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
 from compaction_tree.retrieval import recall  # noqa: E402
 from compaction_tree.tokens import bundled_tokenizer_dir  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
-from tests.bench.corpus import generate  # noqa: E402
 
 # membench loads tiktoken itself: from the encodings litellm's wheel carries, as memtree does
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(bundled_tokenizer_dir() or ""))
@@ -92,7 +92,7 @@ def build(memory: mb.Memory, work: Path) -> tuple[Vault, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=HERE.parents[3] / "shared" / "datasets" / "locomo-dev.json")
+    parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
     parser.add_argument("--noise", type=int, default=0, help="distractor chunks a day, on average (0: none)")
     parser.add_argument("--ask", default="", help="ask only this conversation's questions (e.g. conv-26)")
     parser.add_argument("--questions", type=int, default=300)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from . import corpus
-from .bm25 import BM25Baseline, approx_tokens
+from bench import corpus
+from bench.bm25 import BM25Baseline, approx_tokens
 
 ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
 WORD = re.compile(r"[a-z0-9]+")
@@ -97,7 +97,7 @@ def test_output_does_not_depend_on_hash_seeds() -> None:
     )
     digests = {
         subprocess.run(
-            [sys.executable, "-c", script, str(Path(__file__).parent)],
+            [sys.executable, "-c", script, str(Path(__file__).resolve().parents[1] / "bench")],
             env={**os.environ, "PYTHONHASHSEED": seed},
             capture_output=True,
             text=True,

@@ -16,7 +16,7 @@ Headers count against the budget, and the whole context is checked with ``count_
 The index is an inverted index whose postings carry each document's precomputed BM25 term
 weight, so a query costs one pass over the postings of its terms (pure Python, no numpy).
 
-Script: ``python tests/bench/bm25.py [--chunks N]`` times building and querying on a generated
+Script: ``python bench/bm25.py [--chunks N]`` times building and querying on a generated
 corpus (tokens counted as ceil(len / 4)).
 """
 

@@ -1,6 +1,6 @@
 """The write path's cost: a cold `memtree add` against `python -c "import typer"`, and a bulk import.
 
-Run: .venv/bin/python tests/bench/bench_add.py [--runs 31]
+Run: .venv/bin/python bench/bench_add.py [--runs 31]
 
 Both commands run as fresh processes, interleaved, in the same run (these machines are noisy).
 Bytecode caching is forced on: a real install caches it after the first run, while some
@@ -51,7 +51,7 @@ def main() -> int:
             stdout=subprocess.DEVNULL,
         )
         subprocess.run(
-            [sys.executable, "-m", "compileall", "-q", str(Path(__file__).parents[2] / "compaction_tree")],
+            [sys.executable, "-m", "compileall", "-q", str(Path(__file__).parents[1] / "compaction_tree")],
             check=True,
             env=env,
         )

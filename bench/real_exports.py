@@ -5,7 +5,7 @@ subagent files) published as test fixtures by github.com/marot/spotter. The repo
 licence, so they are not copied here: this script downloads them at a pinned commit into a
 cache folder (or reads them from --dir) and imports each into a scratch vault.
 
-    .venv/bin/python tests/bench/real_exports.py [--dir FOLDER]
+    .venv/bin/python bench/real_exports.py [--dir FOLDER]
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Pasted code, logs, configuration, terminal output and JSON must never become facts.
 
-    .venv/bin/python tests/bench/eval_pasted.py [--show]
+    .venv/bin/python bench/eval_pasted.py [--show]
 
-Reads tests/bench/data/pasted.jsonl (one pasted turn a line: id, kind, speaker, text; written blind to the
+Reads bench/data/pasted.jsonl (one pasted turn a line: id, kind, speaker, text; written blind to the
 extractor's rules) and counts what the built-in extractor takes from it: the facts (target 0), and the
 statements it keeps only as changes or replaced values (also 0: one could become a fact by linking). Then the
-fact sentences of the phrasing sets (tests/bench/fact_phrasings*.py, statements and both sides of changes) that
+fact sentences of the phrasing sets (bench/fact_phrasings*.py, statements and both sides of changes) that
 the paste rule (facts/pasted.py) cuts anything from: recall it would cost (target 0).
 """
 
@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from compaction_tree.facts import statements_of
 from compaction_tree.facts.pasted import said_text

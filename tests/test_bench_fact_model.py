@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import train_fact_model
+from bench import train_fact_model
 
 
 def test_the_committed_weights_are_what_the_dev_material_trains() -> None:

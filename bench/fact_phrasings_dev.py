@@ -1,6 +1,6 @@
 """Hand-written TUNING set for the durable-fact extractor (not blind: the extractor is tuned on it).
 
-tests/bench/fact_phrasings.py was written blind, but the broad cues were later tuned on it, so it no
+bench/fact_phrasings.py was written blind, but the broad cues were later tuned on it, so it no
 longer measures generalization. This set is the material tuning is allowed to use, next to the dev
 seeds of the synthetic corpus and the sample vault: durable statements in the many wordings real
 chat uses (the kinds of subject the corpus plants, and others), statements that look like facts but
