@@ -79,11 +79,11 @@ import minilm
 import question_facts
 
 from compaction_tree import facts as facts_module
+from compaction_tree.backends import summarizer_for
 from compaction_tree.compaction import compact
 from compaction_tree.facts.consolidate import Fact, Version
 from compaction_tree.facts.store import daily_candidates
 from compaction_tree.ingest import import_file
-from compaction_tree.summarizers import summarizer_for
 from compaction_tree.summary import FactCandidate
 from compaction_tree.vault import Vault
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from . import errors
-from .cli_common import JsonOpt, emit_json, fail, make_app, now, open_vault, user_errors
+from .cli_common import JsonOpt, emit_json, fail, make_app, open_memory, open_vault, user_errors
 from .cli_facts import facts_app
 from .progress import file_progress, is_big, level_progress
 
@@ -75,24 +75,18 @@ def init(
 
     Example: memtree init --timezone Europe/Paris
     """
+    from .api import Memory
     from .config import init_target
-    from .vault import Vault
 
     with user_errors():
-        if timezone_name is not None:
-            from .config import _valid_zone
-
-            if not _valid_zone(timezone_name):
-                raise errors.InvalidInputError(
-                    f"unknown time zone {timezone_name!r}", hint="use an IANA name such as Europe/Paris or UTC"
-                )
-        vault, created = Vault.init(init_target(ctx.obj), timezone_name)
+        memory = Memory.init(init_target(ctx.obj), timezone_name)
+    root, created = memory.path, list(memory.created)
     if as_json:
-        emit_json({"vault": str(vault.root), "created": created, "timezone": vault.config.timezone})
+        emit_json({"vault": str(root), "created": created, "timezone": memory.vault.config.timezone})
     elif created:
-        typer.echo(f"initialized memtree vault in {vault.root} ({', '.join(created)})")
+        typer.echo(f"initialized memtree vault in {root} ({', '.join(created)})")
     else:
-        typer.echo(f"{vault.root} is already a memtree vault; nothing changed")
+        typer.echo(f"{root} is already a memtree vault; nothing changed")
 
 
 @app.command()
@@ -118,8 +112,6 @@ def add(
 
     Example: memtree add "We chose Postgres" --speaker user --topic database
     """
-    from .ingest import add as add_chunk
-
     if text is None or text == "-":
         if text is None and sys.stdin.isatty():
             fail(errors.UsageError("no text given", hint="pass it as an argument, or pipe it in with `memtree add -`"))
@@ -127,8 +119,7 @@ def add(
         # `memtree add T` store the same chunk under the same id
         text = sys.stdin.read().rstrip("\r\n")
     with user_errors():
-        result = add_chunk(
-            open_vault(ctx),
+        result = open_memory(ctx).add(
             text,
             timestamp=timestamp,
             speaker=speaker,
@@ -137,7 +128,6 @@ def add(
             topics=topic or (),
             importance=importance,
             id=chunk_id,
-            now=now(),
         )
     if as_json:
         emit_json(result.to_json())
@@ -171,10 +161,8 @@ def remember(
 
     Example: memtree remember "Deploys go to Fly.io." --subject deploy_target --category decision
     """
-    from .facts.store import remember as store_fact
-
     with user_errors():
-        result = store_fact(open_vault(ctx), text, subject=subject, category=category, now=now())
+        result = open_memory(ctx).remember(text, subject=subject, category=category)
     if as_json:
         emit_json(result.to_json())
         return
@@ -202,13 +190,8 @@ def import_(
 
     Example: memtree import chats.jsonl
     """
-    from .importers import FORMATS
-    from .ingest import import_file
-
-    if fmt is not None and fmt not in FORMATS:
-        fail(errors.UsageError(f"unknown format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}"))
     with user_errors(), file_progress("importing", enabled=is_big(file)) as progress:
-        report = import_file(open_vault(ctx), file, fmt, progress)
+        report = open_memory(ctx).import_file(file, fmt, progress)
     if as_json:
         emit_json(report.to_json())
     else:
@@ -263,10 +246,8 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
     Example: memtree status --json
     """
-    from .health import status as vault_status
-
     with user_errors():
-        report = vault_status(open_vault(ctx))
+        report = open_memory(ctx).status()
     if as_json:
         emit_json(report)
         return
@@ -318,10 +299,8 @@ def doctor(
 
     Example: memtree doctor --fix
     """
-    from .health import doctor as check
-
     with user_errors():
-        report = check(open_vault(ctx), fix=fix)
+        report = open_memory(ctx).doctor(fix=fix)
     remaining = len(report.problems) - len(report.fixed)
     if as_json:
         emit_json(report.to_json())
@@ -377,43 +356,27 @@ def compact(
 
     Example: memtree compact --model openai/gpt-4o-mini --max-cost 0.50
     """
-    from .compaction import compact as run_compaction
-    from .ops import commit_changes, in_git_work_tree, record_run
-    from .summarizers import Limits, summarizer_for
-
-    with user_errors():
-        vault = open_vault(ctx)
-        summarizer = summarizer_for(vault, model)
-        limits = Limits(
-            max_calls if max_calls is not None else vault.config.summarizer.max_calls,
-            max_cost if max_cost is not None else vault.config.summarizer.max_cost,
+    with user_errors(), level_progress(enabled=not as_json) as progress:
+        memory = open_memory(ctx)
+        report = memory.compact(
+            model,
+            max_calls=max_calls,
+            max_cost=max_cost,
+            dry_run=dry_run,
+            commit=commit,
+            progress=progress,
+            allow_network_fs=allow_network_fs,
         )
-        with level_progress(enabled=not as_json) as progress:
-            report = run_compaction(
-                vault,
-                summarizer,
-                now(),
-                limits=limits,
-                dry_run=dry_run,
-                progress=progress,
-                allow_network_fs=allow_network_fs,
-            )
-        committed, not_committed = None, None
-        if not dry_run and not report.skipped:
-            if commit:
-                if not in_git_work_tree(vault):
-                    sys.stderr.write(f"memtree: {vault.root} is not in a git work tree; nothing committed\n")
-                try:
-                    committed = commit_changes(vault)
-                except errors.MemtreeError as exc:
-                    not_committed = exc  # the compaction is done: say what it did, then why no commit
-            record_run(vault, report, now(), str(not_committed) if not_committed else None)
+    outcome = report.commit
+    if outcome and outcome.outside_git:
+        sys.stderr.write(f"memtree: {memory.path} is not in a git work tree; nothing committed\n")
+    committed = outcome.committed if outcome else None
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
         typer.echo(_describe(report, committed))
-    if not_committed:
-        fail(not_committed)
+    if outcome and outcome.error:
+        fail(outcome.error)  # the compaction is done: said what it did, now why no commit
     if report.failed:
         raise typer.Exit(errors.PARTIAL)
 
@@ -454,22 +417,14 @@ def root(
 
     Example: memtree root --check
     """
-    from .index import Index
-    from .root import ROOT_FILE, root_is_stale, root_text
-
     with user_errors():
-        vault = open_vault(ctx)
-        with Index(vault) as index:
-            index.sync()
-            if check:
-                if root_is_stale(vault, index):
-                    sys.stderr.write(f"memtree: {ROOT_FILE} is stale (run `memtree root` or `memtree compact`)\n")
-                    raise typer.Exit(errors.STALE)
-                typer.echo(f"{ROOT_FILE} is up to date")
-                return
-            text = root_text(vault, index)
-            vault.write(ROOT_FILE, text.encode("utf-8"))
-    sys.stdout.write(text)
+        memory = open_memory(ctx)
+        stale = memory.root_is_stale() if check else None
+        text = memory.root() if not check else ""
+    if stale:
+        sys.stderr.write("memtree: ROOT.md is stale (run `memtree root` or `memtree compact`)\n")
+        raise typer.Exit(errors.STALE)
+    sys.stdout.write(text if not check else "ROOT.md is up to date\n")
 
 
 @app.command()
@@ -485,11 +440,8 @@ def recall(
 
     Example: memtree recall "how do refresh tokens rotate?" --budget 2000
     """
-    from .retrieval import recall as find
-
     with user_errors():
-        vault = open_vault(ctx)
-        result = find(vault, query, budget if budget is not None else vault.config.budgets.recall)
+        result = open_memory(ctx).recall(query, budget)
     if as_json:
         emit_json(result.to_json())
     elif result.context:
@@ -509,10 +461,8 @@ def know(
 
     Example: memtree know "refresh tokens" --json
     """
-    from .retrieval import know as check
-
     with user_errors():
-        answer = check(open_vault(ctx), topic)
+        answer = open_memory(ctx).know(topic)
     if as_json:
         emit_json(answer.to_json())
         return
@@ -546,15 +496,8 @@ def context(
 
     Example: memtree context >> system_prompt.md
     """
-    from .index import Index
-    from .root import fitted_block
-    from .usage import session_block
-
     with user_errors():
-        vault = open_vault(ctx)
-        with Index(vault) as index:
-            index.sync()
-            block = fitted_block(vault, index, lambda text: session_block(text, vault.root), max_chars)
+        block = open_memory(ctx).context(max_chars)
     sys.stdout.write(block)
 
 
@@ -591,12 +534,8 @@ def forget(
 
     Example: memtree forget 3f2a9c0d1e2b4a5c (an id that starts with "-": memtree forget -- -x)
     """
-    from .compaction import forget as take_out
-    from .summarizers import summarizer_for
-
     with user_errors():
-        vault = open_vault(ctx)
-        report = take_out(vault, chunk_ids, summarizer_for(vault, model), now(), allow_network_fs)
+        report = open_memory(ctx).forget(*chunk_ids, model=model, allow_network_fs=allow_network_fs)
     if as_json:
         emit_json(report.to_json())
     else:
@@ -627,17 +566,8 @@ def prune(
 
     Example: memtree prune --older-than 180d --apply
     """
-    from .retention import parse_window
-    from .retention import prune as run_prune
-
     with user_errors():
-        report = run_prune(
-            open_vault(ctx),
-            now(),
-            older_than_days=parse_window(older_than),
-            apply=apply,
-            allow_network_fs=allow_network_fs,
-        )
+        report = open_memory(ctx).prune(older_than, apply=apply, allow_network_fs=allow_network_fs)
     if as_json:
         emit_json(report.to_json())
         return
@@ -712,7 +642,7 @@ def schedule(
 
     Example: memtree schedule --hour 4
     """
-    from .ops import schedule_text
+    from .schedule import schedule_text
 
     with user_errors():
         vault = open_vault(ctx)

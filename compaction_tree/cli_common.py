@@ -7,7 +7,6 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -18,6 +17,7 @@ from .errors import MemtreeError
 from .hooklog import HOOK
 
 if TYPE_CHECKING:
+    from .api import Memory
     from .vault import Vault
 
 # click's exceptions, wherever this typer keeps them (0.28 vendors click as typer._click)
@@ -131,5 +131,8 @@ def open_vault(ctx: typer.Context) -> Vault:
     return Vault.open(ctx.obj)
 
 
-def now() -> datetime:
-    return datetime.now(UTC)
+def open_memory(ctx: typer.Context) -> Memory:
+    """The vault of --vault (or found), as the library API: each command makes one call on it."""
+    from .api import Memory
+
+    return Memory.open(ctx.obj)

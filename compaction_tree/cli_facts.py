@@ -6,8 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import errors
-from .cli_common import JsonOpt, emit_json, open_vault, user_errors
+from .cli_common import JsonOpt, emit_json, open_memory, user_errors
 
 facts_app = typer.Typer(
     name="facts",
@@ -45,10 +44,8 @@ def facts_list(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from .facts.store import load_facts
-
     with user_errors():
-        facts = [f for f in load_facts(open_vault(ctx)) if category is None or f.category == category]
+        facts = open_memory(ctx).facts(category)
     if as_json:
         emit_json([f.to_json() for f in facts])
     else:
@@ -63,10 +60,8 @@ def facts_search(
 
     Example: memtree facts search "access token"
     """
-    from .facts.store import search_facts
-
     with user_errors():
-        found = search_facts(open_vault(ctx), query)
+        found = open_memory(ctx).search_facts(query)
     if as_json:
         emit_json([f.to_json() for f in found])
     else:
@@ -81,12 +76,8 @@ def facts_show(
 
     Example: memtree facts show deploy_platform
     """
-    from .facts.store import get_fact
-
     with user_errors():
-        fact = get_fact(open_vault(ctx), subject)
-        if fact is None:
-            raise errors.InvalidInputError(f"no fact with subject {subject!r}", hint="list them with memtree facts")
+        fact = open_memory(ctx).fact(subject)
     if as_json:
         emit_json(fact.to_json())
     else:
@@ -99,10 +90,8 @@ def facts_log(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
     Example: memtree facts log --json
     """
-    from .facts.store import audit_events
-
     with user_errors():
-        events = audit_events(open_vault(ctx))
+        events = open_memory(ctx).fact_log()
     if as_json:
         emit_json([e.to_json() for e in events])
         return
@@ -112,13 +101,16 @@ def facts_log(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 
 @facts_app.command("undo")
-def facts_undo(ctx: typer.Context, event_id: Annotated[str, typer.Argument(show_default=False)]) -> None:
+def facts_undo(
+    ctx: typer.Context, event_id: Annotated[str, typer.Argument(show_default=False)], as_json: JsonOpt = False
+) -> None:
     """Reverse a merge, supersession or resolution from the audit log (recorded in facts/overrides.yaml).
 
     Example: memtree facts undo 3f9a2c1d
     """
-    from .facts.store import undo
-
     with user_errors():
-        undo_id = undo(open_vault(ctx), event_id)
-    typer.echo(f"undone: {event_id} (recorded as {undo_id}); facts/ and ROOT.md rebuilt")
+        result = open_memory(ctx).undo(event_id)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        typer.echo(f"undone: {event_id} (recorded as {result.undo}); facts/ and ROOT.md rebuilt")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import MemtreeError
 from .index import ChunkRef, Index, chunk_from_row, natural_ties
@@ -46,6 +46,9 @@ from .retention import drop_from_ledger, ledger, sealed_days, strip_forgotten
 from .summarizers import BudgetReached, Limits, Summarizer, Unit, UnitFailed
 from .summary import CHILD_LEVEL, LEVELS, FactCandidate, Level, SourceRef, Summary
 from .vault import Vault
+
+if TYPE_CHECKING:
+    from .gitcommit import CommitOutcome
 
 Progress = Callable[[str, int, int], None]  # (level, done, total)
 LOCKED_MESSAGE = "skipped: another compaction holds the lock"
@@ -72,6 +75,7 @@ class CompactReport:
     root_changed: bool = False
     facts_changed: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    commit: CommitOutcome | None = None  # what --commit did (api.Memory.compact); not part of to_json()
 
     @property
     def changed(self) -> list[str]:
@@ -430,12 +434,12 @@ class Compactor:
         current.summaries[summary.path] = (summary, sha256_hex(data))
 
     def _finish(self, index: Index, current: _Current) -> None:
-        from .facts.store import rebuild_facts
+        from .facts.store import rebuild_facts, standing_fact_lines
         from .root import write_root
 
         index.sync()
         self.report.facts_changed = rebuild_facts(self.vault, index)
-        self.report.root_changed = write_root(self.vault, index)
+        self.report.root_changed = write_root(self.vault, index, standing_fact_lines(self.vault))
 
 
 def _parent_path(path: str) -> str | None:

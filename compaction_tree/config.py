@@ -98,12 +98,12 @@ def system_timezone() -> str:
     with contextlib.suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
     for name in candidates:
-        if name and _valid_zone(name):
+        if name and valid_zone(name):
             return name
     return "UTC"
 
 
-def _valid_zone(name: str) -> bool:
+def valid_zone(name: str) -> bool:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -285,7 +285,7 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
         )
     data = _load_yaml(text, source)
     timezone = data.get("timezone", "UTC")
-    if not isinstance(timezone, str) or not _valid_zone(timezone):
+    if not isinstance(timezone, str) or not valid_zone(timezone):
         raise ConfigError(
             f"memtree.yaml: unknown time zone {timezone!r}", hint="use an IANA name such as Europe/Paris or UTC"
         )

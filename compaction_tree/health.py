@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import CONFIG_FILE, Config
 from .errors import VaultFormatError
@@ -30,6 +30,11 @@ from .vault import (
     is_temp,
     read_chunk_file,
 )
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from .compaction import CompactReport
 
 KNOWN_TOP_LEVEL = {CONFIG_FILE, RAW, DERIVED, "ROOT.md", ".gitignore", ".git", "facts", *LEVELS}
 LAST_RUN = "last_run.json"
@@ -272,6 +277,18 @@ def _fix(vault: Vault, problems: list[Problem], moves: list[tuple[Path, Path]]) 
 
 
 # ---------------------------------------------------------------- status
+
+
+def record_run(vault: Vault, report: CompactReport, finished: datetime, not_committed: str | None = None) -> None:
+    """.memtree/last_run.json for `memtree status` (derived and git-ignored: a wall-clock time is fine here).
+    `not_committed`: why --commit made no commit, which under cron only the log would say otherwise."""
+    data = {
+        **report.to_json(),
+        "finished": finished.astimezone(vault.config.tz).isoformat(timespec="seconds"),
+        "written": len(report.written),
+        "not_committed": not_committed,
+    }
+    vault.write(f"{DERIVED}/{LAST_RUN}", (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
 def status(vault: Vault) -> dict[str, Any]:

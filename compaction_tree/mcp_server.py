@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -112,10 +111,6 @@ def _result(text: str, data: Any) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 class MemtreeServer(MCPServer[Any]):
     """MCPServer whose resource list also holds every summary file (read through SUMMARY_URI)."""
 
@@ -186,15 +181,11 @@ def _add_read_tools(server: MemtreeServer) -> None:
         annotations=READS,
     )
     def context() -> Annotated[CallToolResult, ContextOut]:
-        from .index import Index
-        from .root import root_text
-        from .usage import MCP_INSTRUCTIONS, session_block
+        from .api import Memory
 
         with _as_tool_error():
             vault = server.vault()
-            with Index(vault) as index:
-                index.sync()
-                text = session_block(root_text(vault, index), None, MCP_INSTRUCTIONS)
+            text = Memory(vault).context(max_chars=None, mcp=True)
         return _result(text, {"context": text, "vault": str(vault.root)})
 
     @server.tool(
@@ -294,10 +285,10 @@ def _add_write_tools(server: MemtreeServer) -> None:
     ) -> Annotated[CallToolResult, RememberOut]:
         # the CLI's `memtree remember`: the chunk, then facts/ and ROOT.md under the compaction lock, taken
         # without waiting (a compaction holding it applies the fact in its turn)
-        from .facts.store import remember as remember_fact
+        from .api import Memory
 
         with _as_tool_error():
-            stored = remember_fact(server.vault(), text, subject=subject, category=category, now=_now())
+            stored = Memory(server.vault()).remember(text, subject=subject, category=category)
         when = "" if stored.applied else " (a compaction is running: it adds the fact when it finishes)"
         text_out = f"remembered {stored.subject}: {stored.fact} [{stored.id}]{when}"
         return _result(text_out, stored.to_json())
@@ -320,11 +311,11 @@ def _add_write_tools(server: MemtreeServer) -> None:
         ] = None,
         session: Annotated[str | None, Field(description="A session or conversation id.")] = None,
     ) -> Annotated[CallToolResult, AddOut]:
-        from .ingest import add as add_chunk
+        from .api import Memory
 
         with _as_tool_error():
-            stored = add_chunk(
-                server.vault(), text, speaker=speaker, timestamp=timestamp, session=session, source="mcp", now=_now()
+            stored = Memory(server.vault()).add(
+                text, speaker=speaker, timestamp=timestamp, session=session, source="mcp"
             )
         return _result(_add_text(stored, "stored"), stored.to_json())
 
@@ -373,12 +364,9 @@ def _add_resources(server: MemtreeServer) -> None:
 
 
 def _fresh_root(vault: Vault) -> str:
-    from .index import Index
-    from .root import root_text
+    from .api import Memory
 
-    with Index(vault) as index:
-        index.sync()
-        return root_text(vault, index)
+    return Memory(vault).root_preview()
 
 
 # ---------------------------------------------------------------- text for the model (the CLI's wording)

@@ -14,7 +14,6 @@ run deletes, and never a chunk gone that no summary covers.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
@@ -32,11 +31,9 @@ from .errors import MemtreeError, UnsafePathError
 from .index import ChunkRow, Index
 from .markdown import render_summary
 from .model import valid_id
+from .recall_counts import load_usage
 from .summary import Bullet, Summary
-from .vault import DERIVED, Vault
-
-LEDGER_DIR = "pruned"
-USAGE_FILE = f"{DERIVED}/usage.json"  # how often recall returned each chunk: derived, never committed
+from .vault import DERIVED, LEDGER_DIR, Vault
 
 # Importance, 0..1 (an explicit --importance replaces the computed value): a base, plus content that
 # records a decision, a failure or a constraint, plus centrality (weekly and monthly summaries citing
@@ -243,28 +240,6 @@ def _read_summary(vault: Vault, path: str, period: str) -> Summary | None:
 # ---------------------------------------------------------------- importance
 
 
-def load_usage(vault: Vault) -> dict[str, int]:
-    raw = vault.read_bytes(USAGE_FILE)
-    try:
-        data = json.loads(raw) if raw else {}
-    except (ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, int) and v > 0}
-
-
-def record_usage(vault: Vault, chunk_ids: Sequence[str]) -> None:
-    """Counts a recall's chunks in .memtree/usage.json. Best effort: a read-only vault still recalls."""
-    if not chunk_ids:
-        return
-    usage = load_usage(vault)
-    for chunk_id in chunk_ids:
-        usage[chunk_id] = usage.get(chunk_id, 0) + 1
-    with contextlib.suppress(OSError, MemtreeError):
-        vault.write(USAGE_FILE, json.dumps(usage, sort_keys=True, separators=(",", ":")).encode("utf-8"))
-
-
 def has_cue(text: str) -> bool:
     """Content that records a decision, a failure or a constraint."""
     return _CUES.search(text) is not None
@@ -432,7 +407,7 @@ def _gate(
 
 
 def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:
-    from .facts.store import rebuild_facts
+    from .facts.store import rebuild_facts, standing_fact_lines
     from .root import write_root
 
     rows = sorted(doomed.values(), key=lambda r: (r.day, r.id))
@@ -441,7 +416,7 @@ def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: Prun
         vault.delete(row.path)
     index.sync(thorough=True)
     rebuild_facts(vault, index)
-    write_root(vault, index)
+    write_root(vault, index, standing_fact_lines(vault))
     report.gate.answered_after = _answered(vault, index, report.gate.asked)
 
 
@@ -461,7 +436,7 @@ def _answered(vault: Vault, index: Index, asked: Sequence[tuple[str, tuple[str, 
 def _committed(vault: Vault) -> set[str]:
     """The vault's files git holds unchanged at HEAD (relative to the vault). Pruning deletes for good what
     git does not hold: outside a work tree, --apply is refused."""
-    from .ops import in_git_work_tree
+    from .gitcommit import in_git_work_tree
 
     if not in_git_work_tree(vault):
         raise UnsafePathError(

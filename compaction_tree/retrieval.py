@@ -111,7 +111,7 @@ def recall(
             index.sync()
         found = _recall(vault, index, query, budget, facts)
         if count_usage:
-            from .retention import record_usage
+            from .recall_counts import record_usage
 
             record_usage(vault, found.sources)
         return found

@@ -411,10 +411,9 @@ def _covered_days(paths: Sequence[str]) -> set[str]:
     return days
 
 
-def root_inputs(vault: Vault, index: Index, with_content: bool = True) -> RootInputs:
-    """What ROOT.md is made of, and its input hash (cheap to compute without the content)."""
-    from .facts.store import standing_fact_lines
-
+def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: bool = True) -> RootInputs:
+    """What ROOT.md is made of, and its input hash (cheap to compute without the content). facts: the
+    standing-fact lines (facts.store.standing_fact_lines), given as data: root.py reads no facts itself."""
     hashes = index.summary_hashes()
     covered = _covered_days(sorted(hashes))
     days = [d for (d,) in index.db.execute("SELECT DISTINCT day FROM chunks ORDER BY day") if d not in covered]
@@ -427,7 +426,7 @@ def root_inputs(vault: Vault, index: Index, with_content: bool = True) -> RootIn
     tz = vault.config.tz
     first = datetime.fromisoformat(first_ts).astimezone(tz).isoformat() if first_ts else ""
     last = datetime.fromisoformat(last_ts).astimezone(tz).isoformat() if last_ts else ""
-    facts = standing_fact_lines(vault)
+    facts = tuple(facts)
     config = vault.config
     fingerprint = sha256_hex(
         canonical_json(
@@ -460,19 +459,21 @@ def root_inputs(vault: Vault, index: Index, with_content: bool = True) -> RootIn
     return RootInputs(summaries, rows, count, first, last, facts, fingerprint, measure, daily, index.day_count())
 
 
-def root_text(vault: Vault, index: Index) -> str:
-    inputs = root_inputs(vault, index)
+def root_text(vault: Vault, index: Index, facts: Sequence[str]) -> str:
+    inputs = root_inputs(vault, index, facts)
     return render_root(inputs, vault.config.budgets.root, vault.config.tokenizer, aliases_of(vault.config.aliases))
 
 
 MIN_BUDGET = 200  # tokens: below this a ROOT.md is its header and little else
 
 
-def fitted_block(vault: Vault, index: Index, wrap: Callable[[str], str], max_chars: int | None) -> str:
+def fitted_block(
+    vault: Vault, index: Index, facts: Sequence[str], wrap: Callable[[str], str], max_chars: int | None
+) -> str:
     """wrap(ROOT.md) within max_chars characters (None or 0: no cap), ROOT.md degrading by its own rules:
     a smaller token budget drops gists, then lines, then names, never half an entry. Hosts cap what a
     hook may print (Claude Code keeps 10,000 characters of SessionStart output and files the rest away)."""
-    inputs = root_inputs(vault, index)
+    inputs = root_inputs(vault, index, facts)
     tokenizer, aliases = vault.config.tokenizer, aliases_of(vault.config.aliases)
     budget = vault.config.budgets.root
     block = wrap(render_root(inputs, budget, tokenizer, aliases))
@@ -491,16 +492,16 @@ def recorded_input_hash(text: str) -> str | None:
     return None
 
 
-def write_root(vault: Vault, index: Index) -> bool:
+def write_root(vault: Vault, index: Index, facts: Sequence[str]) -> bool:
     """Rebuilds ROOT.md when its inputs changed; True when its bytes changed."""
     current = vault.read_bytes(ROOT_FILE)
     if current is not None:
-        fingerprint = root_inputs(vault, index, with_content=False).input_hash
+        fingerprint = root_inputs(vault, index, facts, with_content=False).input_hash
         if recorded_input_hash(current.decode("utf-8", errors="replace")) == fingerprint:
             return False
-    return vault.write(ROOT_FILE, root_text(vault, index).encode("utf-8"))
+    return vault.write(ROOT_FILE, root_text(vault, index, facts).encode("utf-8"))
 
 
-def root_is_stale(vault: Vault, index: Index) -> bool:
+def root_is_stale(vault: Vault, index: Index, facts: Sequence[str]) -> bool:
     """A full comparison (for --check): a hand edit makes ROOT.md stale even when its inputs did not change."""
-    return vault.read_bytes(ROOT_FILE) != root_text(vault, index).encode("utf-8")
+    return vault.read_bytes(ROOT_FILE) != root_text(vault, index, facts).encode("utf-8")

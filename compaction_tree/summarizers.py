@@ -1,7 +1,8 @@
-"""Summarizer backends behind one Protocol, chosen by name from an explicit table.
+"""What every summarizer backend shares: the Protocol, a unit of work, its usage and limits.
 
 A unit of work is one period: its raw chunks (daily) or its children's summaries (weekly,
-monthly), with a token budget. A backend returns a `Draft`; compaction writes it.
+monthly), with a token budget. A backend returns a `Draft`; compaction writes it. The backends
+themselves (extractive.py, llm.py) are chosen by name in backends.py; this module imports none of them.
 """
 
 from __future__ import annotations
@@ -10,12 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .config import ENV_MODEL
-from .errors import ConfigError
 from .model import Chunk
 from .periods import Period
 from .summary import Draft, FactCandidate, SourceRef, SummarizerIdentity, Summary
-from .vault import Vault
 
 
 @dataclass(frozen=True)
@@ -82,27 +80,3 @@ class Summarizer(Protocol):
     reads_known_facts: bool
 
     def know(self, facts: Sequence[FactCandidate]) -> None: ...
-
-
-def summarizer_for(vault: Vault, model: str | None = None, env: Mapping[str, str] | None = None) -> Summarizer:
-    """The backend for this run: --model, then MEMTREE_MODEL, then memtree.yaml. A model named in
-    any of them means litellm: `summarizer.model` set while `backend` still says extractive would
-    otherwise be ignored, and the next run would replace the model's summaries with extractive ones."""
-    import os
-
-    config = vault.config
-    env = os.environ if env is None else env
-    chosen_model = model or env.get(ENV_MODEL) or config.summarizer.model
-    backend = "litellm" if chosen_model else config.summarizer.backend
-    if backend == "litellm":
-        if not chosen_model:
-            raise ConfigError(
-                "the litellm summarizer needs a model",
-                hint="pass --model openai/gpt-4o-mini, set MEMTREE_MODEL, or set summarizer.model in memtree.yaml",
-            )
-        from .llm import LiteLLMSummarizer
-
-        return LiteLLMSummarizer(config, chosen_model, vault=vault)
-    from .extractive import ExtractiveSummarizer
-
-    return ExtractiveSummarizer(config)

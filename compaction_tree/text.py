@@ -471,7 +471,7 @@ def printable(text: str) -> str:
 def inert(text: str) -> str:
     """Content as one line of ROOT.md or of the session block: printable, on one line, and no markup. A "<"
     that would open a tag or an HTML comment is written "&lt;": markdown shows it as "<" instead of hiding
-    what follows, and no tag in memory's content can pass for the block's own (see usage.py)."""
+    what follows, and no tag in memory's content can pass for the block's own (see session_text.py)."""
     return _MARKUP.sub("&lt;", printable(text).replace("\n", " "))
 
 

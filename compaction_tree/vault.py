@@ -36,11 +36,13 @@ from .config import (
     find_vault,
     parse_config,
     system_timezone,
+    valid_zone,
 )
 from .errors import (
     ConfigError,
     ConflictError,
     DamagedChunkError,
+    InvalidInputError,
     MemtreeError,
     NetworkFilesystemError,
     UnsafePathError,
@@ -52,6 +54,7 @@ from .model import Chunk, valid_id
 DERIVED = ".memtree"
 RAW = "raw"
 SUMMARY_DIRS = ("daily", "weekly", "monthly")
+LEDGER_DIR = "pruned"  # what `memtree prune` deleted, and why (retention.py)
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a younger temp may belong to a live writer
 MAX_CHUNK_BYTES = 8 * 1024 * 1024
@@ -262,7 +265,12 @@ class Vault:
 
     @classmethod
     def init(cls, root: Path, timezone: str | None = None) -> tuple[Vault, list[str]]:
-        """Creates the vault files that are missing; returns the vault and what was created."""
+        """Creates the vault files that are missing; returns the vault and what was created. Checks its
+        input before any write: a memtree.yaml that every later open rejects is never written."""
+        if timezone is not None and not valid_zone(timezone):
+            raise InvalidInputError(
+                f"unknown time zone {timezone!r}", hint="use an IANA name such as Europe/Paris or UTC"
+            )
         root = root.absolute()
         if root.exists() and not root.is_dir():
             raise VaultNotFoundError(f"{root} is a file, not a folder", hint="pick another --vault folder")

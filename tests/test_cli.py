@@ -462,7 +462,7 @@ def test_the_crontab_line_runs_as_cron_would_run_it(vault: Vault, tmp_path: Path
 
 
 def test_a_model_in_memtree_yaml_is_used_without_switching_the_backend(vault: Vault) -> None:
-    from compaction_tree.summarizers import summarizer_for
+    from compaction_tree.backends import summarizer_for
 
     config = vault.root / "memtree.yaml"
     config.write_text(config.read_text().replace("  model: null", "  model: openai/gpt-4o-mini"))

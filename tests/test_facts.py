@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from compaction_tree import facts
+from compaction_tree import Memory, facts
 from compaction_tree.compaction import compact
 from compaction_tree.config import Config
 from compaction_tree.errors import InvalidInputError
@@ -711,20 +711,20 @@ def test_undo_and_undo_of_the_undo(vault: Vault) -> None:
     fill(vault, DAYS)
     compact(vault, ExtractiveSummarizer(vault.config), now=NOW)
     event = next(e for e in facts.audit_events(vault) if e.subject == "atlas_host")
-    undo_id = facts.undo(vault, event.id)
+    undo_id = Memory(vault).undo(event.id).undo
     assert "Heroku" in facts.get_fact(vault, "atlas_host").current.fact  # type: ignore[union-attr]
-    assert facts.undo(vault, event.id) == undo_id  # already undone: nothing more
+    assert Memory(vault).undo(event.id).undo == undo_id  # already undone: nothing more
     overrides = (vault.root / "facts/overrides.yaml").read_text(encoding="utf-8")
     assert event.id in overrides and undo_id in overrides
     (reversed_event,) = [e for e in facts.audit_events(vault) if e.id == event.id]
     assert reversed_event.reversed_by == undo_id
     root = (vault.root / "ROOT.md").read_text(encoding="utf-8")
     assert "host Atlas on Heroku" in root  # ROOT.md's standing facts follow the undo
-    redo = facts.undo(vault, undo_id)
+    redo = Memory(vault).undo(undo_id).undo
     assert redo != undo_id
     assert "Fly.io" in facts.get_fact(vault, "atlas_host").current.fact  # type: ignore[union-attr]
     with pytest.raises(InvalidInputError) as info:
-        facts.undo(vault, "nope")
+        Memory(vault).undo("nope")
     assert info.value.hint and "audit.jsonl" in info.value.hint
 
 
@@ -732,7 +732,7 @@ def test_an_undo_whose_event_is_gone_is_reported_stale(vault: Vault) -> None:
     fill(vault, DAYS)
     compact(vault, ExtractiveSummarizer(vault.config), now=NOW)
     event = next(e for e in facts.audit_events(vault) if e.subject == "atlas_host")
-    undo_id = facts.undo(vault, event.id)
+    undo_id = Memory(vault).undo(event.id).undo
     (vault.root / "raw/2025/03/05").joinpath(next((vault.root / "raw/2025/03/05").iterdir()).name).unlink()
     compact(vault, ExtractiveSummarizer(vault.config), now=NOW)
     report = facts.last_rebuild_report(vault)

@@ -17,15 +17,14 @@ from compaction_tree.compaction import compact, forget
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.index import ChunkRow, Index
 from compaction_tree.ingest import add
+from compaction_tree.recall_counts import USAGE_FILE, load_usage
 from compaction_tree.retention import (
     BASE,
     CENTRAL_WEIGHT,
     CUE_WEIGHT,
     SUBSTANCE_WEIGHT,
-    USAGE_FILE,
     importance,
     ledger,
-    load_usage,
     parse_window,
     prune,
 )
@@ -292,7 +291,7 @@ def test_status_reports_store_size_pruned_and_kept_prune_rate_lag_and_facts(pvau
 
 def test_compact_commit_commits_the_ledger(pvault: Vault) -> None:
     prune(pvault, NOW, older_than_days=90, apply=True)
-    from compaction_tree.ops import commit_changes
+    from compaction_tree.gitcommit import commit_changes
 
     git(pvault.root, "config", "user.name", "t")
     git(pvault.root, "config", "user.email", "t@example.com")

@@ -10,7 +10,7 @@ from helpers import memtree, snapshot
 
 from compaction_tree import Memory
 from compaction_tree.errors import BAD_INPUT
-from compaction_tree.facts import audit_events, get_fact, undo
+from compaction_tree.facts import audit_events, get_fact
 from compaction_tree.facts.store import unquoted
 from compaction_tree.vault import Vault
 
@@ -45,7 +45,7 @@ def test_a_second_value_supersedes_the_first_with_history_and_an_event(vault: Va
     assert [v.fact for v in fact.history] == ["Deploys go to Fly.io."] and fact.history[0].sources == (first.id,)
     (event,) = audit_events(vault)
     assert event.kind == "supersede" and event.old == "Deploys go to Fly.io." and event.new == "Deploys go to Render."
-    undo(vault, event.id)
+    memory.undo(event.id)
     restored = get_fact(vault, "deploy_target")
     assert restored is not None and restored.current.fact == "Deploys go to Fly.io."
 

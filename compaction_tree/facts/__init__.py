@@ -36,9 +36,9 @@ from .store import (
     load_facts,
     rebuild,
     rebuild_facts,
+    reverse_event,
     search_facts,
     standing_fact_lines,
-    undo,
 )
 
 __all__ = [
@@ -62,9 +62,9 @@ __all__ = [
     "load_facts",
     "rebuild",
     "rebuild_facts",
+    "reverse_event",
     "search_facts",
     "standing_fact_lines",
     "statements_of",
     "subject_key",
-    "undo",
 ]

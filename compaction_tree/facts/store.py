@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
-from ..errors import ConflictError, InvalidInputError, VaultFormatError
+from ..errors import InvalidInputError, VaultFormatError
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, word_form
 from ..topics import BUILTIN_ALIASES, topic_key
@@ -246,40 +246,30 @@ def _write_overrides(vault: Vault, overrides: Sequence[Override]) -> None:
     vault.write(OVERRIDES_FILE, (header + dump_yaml({"undo": [o.__dict__ for o in overrides]})).encode("utf-8"))
 
 
-def undo(vault: Vault, event_id: str) -> str:
-    """Reverses an audit event (or an earlier undo), rebuilds facts/ and ROOT.md; returns the undo's id.
-
-    Undoing what is already undone changes nothing and returns the undo that did it.
+def reverse_event(vault: Vault, event_id: str) -> tuple[str, bool]:
+    """Records the reversal of an audit event (or an earlier undo) in facts/overrides.yaml; returns the undo's
+    id and whether it is new. Undoing what is already undone writes nothing and returns the undo that did it.
+    The caller holds the compaction lock and rebuilds facts/ and ROOT.md after a new one (api.Memory.undo).
     """
-    from ..index import Index
-    from ..root import write_root
-
     wanted = event_id.strip()
-    with vault.lock() as acquired:
-        if not acquired:
-            raise ConflictError("a compaction is running", hint="run `memtree facts undo` again when it finishes")
-        overrides = read_overrides(vault)
-        active = active_reversals(overrides)
-        events = {e.id: e for e in audit_events(vault)}
-        undos = {o.id: o for o in overrides}
-        if wanted not in events and wanted not in undos:
-            raise InvalidInputError(
-                f"no fact event or undo with id {wanted!r}",
-                hint="event ids are in facts/audit.jsonl (`memtree facts log`), undo ids in facts/overrides.yaml",
-            )
-        if wanted in active:
-            return active[wanted]
-        if wanted in undos and wanted not in active.values():  # that undo is already cancelled
-            return next(o.id for o in reversed(overrides) if o.undo == wanted)
-        target = events.get(wanted)
-        kind, subject = (target.kind, target.subject) if target else ("undo", undos[wanted].subject)
-        new_id = "u" + hashlib.sha256(f"{wanted}:{len(overrides)}".encode()).hexdigest()[:11]
-        _write_overrides(vault, [*overrides, Override(new_id, wanted, kind, subject)])
-        with Index(vault) as index:
-            index.sync()
-            rebuild(vault, index)
-            write_root(vault, index)
-        return new_id
+    overrides = read_overrides(vault)
+    active = active_reversals(overrides)
+    events = {e.id: e for e in audit_events(vault)}
+    undos = {o.id: o for o in overrides}
+    if wanted not in events and wanted not in undos:
+        raise InvalidInputError(
+            f"no fact event or undo with id {wanted!r}",
+            hint="event ids are in facts/audit.jsonl (`memtree facts log`), undo ids in facts/overrides.yaml",
+        )
+    if wanted in active:
+        return active[wanted], False
+    if wanted in undos and wanted not in active.values():  # that undo is already cancelled
+        return next(o.id for o in reversed(overrides) if o.undo == wanted), False
+    target = events.get(wanted)
+    kind, subject = (target.kind, target.subject) if target else ("undo", undos[wanted].subject)
+    new_id = "u" + hashlib.sha256(f"{wanted}:{len(overrides)}".encode()).hexdigest()[:11]
+    _write_overrides(vault, [*overrides, Override(new_id, wanted, kind, subject)])
+    return new_id, True
 
 
 # ---------------------------------------------------------------- remember
@@ -314,7 +304,7 @@ class RememberResult:
         }
 
 
-def remember(
+def store_remembered(
     vault: Vault,
     text: str,
     *,
@@ -324,11 +314,9 @@ def remember(
     now: datetime | None = None,
 ) -> RememberResult:
     """Stores a fact the agent was told as a chunk in raw/ (source "remember:<category>", the subject its
-    first topic), then rebuilds facts/ and ROOT.md under the compaction lock, as `facts undo` does. If a
-    compaction holds the lock, the chunk is stored all the same and that compaction's successor applies it."""
-    from ..index import Index
+    first topic); not yet applied. api.Memory.remember then rebuilds facts/ and ROOT.md under the compaction
+    lock, as `facts undo` does; if a compaction holds the lock, that compaction's successor applies it."""
     from ..ingest import prepare_chunk
-    from ..root import write_root
     from .remembered import DEFAULT_CATEGORY, normal_subject, source_for
 
     key = _checked_subject(subject)
@@ -342,12 +330,6 @@ def remember(
     category = category or (known.category if known else derived[1] if derived else DEFAULT_CATEGORY)
     prepared = prepare_chunk({**fields, "source": source_for(category), "topics": [key]}, vault.config, now)
     created = vault.store_chunk(prepared.chunk)
-    with vault.lock() as acquired:
-        if acquired:
-            with Index(vault) as index:
-                index.sync()
-                rebuild(vault, index)
-                write_root(vault, index)
     return RememberResult(
         prepared.chunk.id,
         vault.chunk_relpath(prepared.chunk),
@@ -355,9 +337,8 @@ def remember(
         key,
         category,
         prepared.chunk.text,
-        acquired,
+        False,
         prepared.redactions,
-        get_fact(vault, key) if acquired else None,
     )
 
 

@@ -18,6 +18,7 @@ from helpers import tally
 
 from compaction_tree.compaction import compact
 from compaction_tree.errors import VaultFormatError
+from compaction_tree.facts.store import standing_fact_lines
 from compaction_tree.health import doctor, status
 from compaction_tree.index import Index
 from compaction_tree.markdown import parse_summary
@@ -67,7 +68,7 @@ def check_loads(root: Path) -> None:
         index.sync()
         index.sync(thorough=True)
         index.summaries()
-        root_text(vault, index)
+        root_text(vault, index, standing_fact_lines(vault))
     doctor(vault)
     status(vault)
 

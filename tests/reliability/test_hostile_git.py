@@ -13,7 +13,7 @@ from helpers import memtree, snapshot
 from test_compaction import fill
 
 from compaction_tree import errors
-from compaction_tree.ops import memtree_file
+from compaction_tree.gitcommit import memtree_file
 from compaction_tree.vault import Vault
 
 

@@ -17,12 +17,13 @@ from test_llm import configure, summarizer
 
 from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.facts.store import standing_fact_lines
 from compaction_tree.health import doctor
 from compaction_tree.index import Index
 from compaction_tree.model import Chunk, derive_chunk_id
 from compaction_tree.root import root_text
+from compaction_tree.session_text import session_block
 from compaction_tree.text import inert
-from compaction_tree.usage import session_block
 from compaction_tree.vault import Vault
 
 NOW = datetime(2026, 4, 20, 12, 0, tzinfo=timezone.utc)
@@ -185,7 +186,13 @@ def test_root_stays_deterministic_on_hostile_content(vault: Vault) -> None:
     printed = memtree("--vault", str(vault.root), "root").stdout
     with Index(vault) as index:
         index.sync()
-        assert root_text(vault, index) == root_text(vault, index) == printed == (vault.root / "ROOT.md").read_text()
+        facts = standing_fact_lines(vault)
+        assert (
+            root_text(vault, index, facts)
+            == root_text(vault, index, facts)
+            == printed
+            == (vault.root / "ROOT.md").read_text()
+        )
 
 
 # ---------------------------------------------------------------- hand-edited summaries

@@ -156,7 +156,7 @@ import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))  # a regression fails here, not the machine
 from datetime import UTC, datetime
 from compaction_tree.compaction import compact
-from compaction_tree.summarizers import summarizer_for
+from compaction_tree.backends import summarizer_for
 from compaction_tree.vault import Vault
 vault = Vault.open(sys.argv[1])
 report = compact(vault, summarizer_for(vault), now=datetime(2026, 4, 1, tzinfo=UTC))

@@ -1,34 +1,17 @@
-"""Running memtree unattended: the run log, git commits, and cron/systemd schedules."""
+"""`--commit`: git commits of memtree's own files in the vault, and nothing else; refused when git is mid-operation."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import shlex
 import shutil
 import subprocess
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
-from .compaction import CompactReport
 from .errors import GitBusyError, MemtreeError
-from .health import LAST_RUN
 from .model import valid_id
-from .vault import DERIVED, RAW, SUMMARY_DIRS, Vault
-
-
-def record_run(vault: Vault, report: CompactReport, finished: datetime, not_committed: str | None = None) -> None:
-    """.memtree/last_run.json for `memtree status` (derived and git-ignored: a wall-clock time is fine here).
-    `not_committed`: why --commit made no commit, which under cron only the log would say otherwise."""
-    data = {
-        **report.to_json(),
-        "finished": finished.astimezone(vault.config.tz).isoformat(timespec="seconds"),
-        "written": len(report.written),
-        "not_committed": not_committed,
-    }
-    vault.write(f"{DERIVED}/{LAST_RUN}", (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+from .vault import LEDGER_DIR, RAW, SUMMARY_DIRS, Vault
 
 
 def _git(vault: Vault, *args: str) -> subprocess.CompletedProcess[str]:
@@ -52,7 +35,7 @@ def in_git_work_tree(vault: Vault) -> bool:
 
 
 # The folders --commit looks in: memtree's own. Never .memtree/ (derived), never memtree.yaml.
-COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md", "pruned")  # pruned/: retention.py's ledger
+COMMITTED = (RAW, *SUMMARY_DIRS, "facts", "ROOT.md", LEDGER_DIR)  # pruned/: retention.py's ledger
 
 
 def commit_message(paths: list[str], prefix: str = "") -> str:
@@ -138,7 +121,6 @@ def memtree_file(path: str) -> bool:
     from .facts.records import CATEGORIES
     from .facts.store import AUDIT_FILE, OVERRIDES_FILE, category_path
     from .periods import parse_period
-    from .retention import LEDGER_DIR
     from .root import ROOT_FILE
 
     level, *rest = path.split("/")
@@ -195,6 +177,25 @@ def _git_with_paths(top: str, paths: list[str], *args: str) -> subprocess.Comple
     return _run(command, "\0".join(paths) + "\0", 300)  # through stdin: a first commit can hold 100,000 chunks
 
 
+@dataclass(frozen=True)
+class CommitOutcome:
+    """What `compact --commit` did: a commit, or why none (the compaction is done either way)."""
+
+    committed: str | None = None  # the commit's short hash; None: nothing to commit, or refused
+    error: MemtreeError | None = None  # why git made no commit (GitBusyError: refused)
+    outside_git: bool = False  # the vault is in no git work tree: nothing to commit to
+
+
+def commit_outcome(vault: Vault) -> CommitOutcome:
+    """commit_changes, with its refusal kept as data: the caller reports the run first, then the refusal."""
+    if not in_git_work_tree(vault):
+        return CommitOutcome(outside_git=True)
+    try:
+        return CommitOutcome(committed=commit_changes(vault))
+    except MemtreeError as exc:
+        return CommitOutcome(error=exc)
+
+
 def commit_changes(vault: Vault) -> str | None:
     """Commits memtree's changed files in the vault (see pending_changes) and nothing else: a user's
     staged work stays staged. Refused (GitBusyError) when git is mid-operation. None when nothing
@@ -217,59 +218,3 @@ def commit_changes(vault: Vault) -> str | None:
         raise _fail("commit", committed)
     head = _git(vault, "rev-parse", "--short", "HEAD")
     return head.stdout.strip() or None
-
-
-def _cron_escape(text: str) -> str:
-    return text.replace("%", "\\%")  # cron turns a bare % into a newline
-
-
-def _unit_value(text: str) -> str:
-    return text.replace("%", "%%")  # systemd expands %-specifiers in unit files
-
-
-def _unit_arg(text: str) -> str:
-    """One ExecStart= argument, quoted the way systemd parses it."""
-    if text and not any(c.isspace() or c in "\"'\\;" for c in text):
-        return _unit_value(text)
-    return '"' + _unit_value(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
-
-
-def schedule_text(vault: Vault, command: str = "memtree", hour: int = 3, minute: int = 15) -> str:
-    """A crontab line and systemd user units that compact nightly and commit to git."""
-    root = shlex.quote(str(vault.root))
-    log = f"{vault.root}/{DERIVED}/compact.log"
-    # flock -n on a lock file of its own: memtree's lock is taken inside the run (same file would skip it)
-    cron = _cron_escape(
-        f"{minute} {hour} * * * cd {root} && flock -n {root}/{DERIVED}/cron.lock {shlex.quote(command)} "
-        f"--vault {root} compact --commit >> {shlex.quote(log)} 2>&1"
-    )
-    exec_start = " ".join(_unit_arg(a) for a in (command, "--vault", str(vault.root), "compact", "--commit"))
-    return f"""\
-# crontab -e, then add this line (runs nightly at {hour:02d}:{minute:02d}; output in {log}).
-# cron does not read your shell profile: with a model, set its key on a line above, e.g. OPENAI_API_KEY=...
-{cron}
-
-# or systemd (user units): ~/.config/systemd/user/memtree.service
-[Unit]
-Description=memtree compaction of {_unit_value(str(vault.root))}
-
-[Service]
-Type=oneshot
-WorkingDirectory={_unit_value(str(vault.root))}
-# API keys for a model (OPENAI_API_KEY=...), one per line; the file is optional
-EnvironmentFile=-%h/.config/memtree/env
-ExecStart={exec_start}
-
-# ~/.config/systemd/user/memtree.timer
-[Unit]
-Description=Nightly memtree compaction
-
-[Timer]
-OnCalendar=*-*-* {hour:02d}:{minute:02d}:00
-Persistent=true
-
-[Install]
-WantedBy=timers.target
-
-# then: systemctl --user daemon-reload && systemctl --user enable --now memtree.timer
-"""
