@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .vault import Vault
 
 if TYPE_CHECKING:
-    from .compaction import CompactReport, ForgetReport
+    from .compaction import CompactReport, ForgetReport, Progress
     from .facts.records import Event, Fact
     from .facts.store import RememberResult
     from .health import DoctorReport
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from .ingest import AddResult, ImportReport
     from .retention import PruneReport
     from .retrieval import Awareness, Recall
-
-    Progress = Callable[..., Any]
 
 
 def _now() -> datetime:

@@ -1,4 +1,5 @@
-"""The `memtree` command: parse, make one core call, render. Nothing else lives here.
+"""The `memtree` command: parse, make one call on api.Memory, render. Nothing else lives here: what a
+command does is in api.py, so the Python API and the command line cannot drift apart.
 
 Output for agents is `--json` on stdout; progress and errors go to stderr. Errors the core
 raises on purpose (MemtreeError) become one line with a hint and a documented exit code;
@@ -603,16 +604,17 @@ def demo(
 
     Example: memtree demo
     """
+    from .api import Memory
     from .demo import EXAMPLE_QUESTION, EXAMPLE_TOPICS, build_sample_vault, scratch_copy
-    from .retrieval import know, recall
 
     with user_errors():
         target = scratch_copy(directory)
         sys.stderr.write(f"memtree demo: building three months of a coding agent's memory in {target}\n")
         with level_progress(enabled=True) as progress:
             vault, imported, report = build_sample_vault(target, progress)
-        found = recall(vault, EXAMPLE_QUESTION, 800)
-        answers = [know(vault, topic) for topic in EXAMPLE_TOPICS]
+        memory = Memory(vault)
+        found = memory.recall(EXAMPLE_QUESTION, 800)
+        answers = [memory.know(topic) for topic in EXAMPLE_TOPICS]
     s = report
     sys.stderr.write(
         f"memtree demo: {imported.added} chunks imported; {len(s.written)} summaries written "

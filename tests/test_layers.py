@@ -116,3 +116,10 @@ def test_the_leaves_stay_leaves() -> None:
         if module.startswith(f"{package}.facts"):
             assert not targets & {f"{package}.root", f"{package}.index"}, module
     assert f"{package}.facts.store" not in graph[f"{package}.root"]
+
+
+def test_the_backend_table_names_the_backends_memtree_yaml_accepts() -> None:
+    from compaction_tree.backends import BACKENDS
+    from compaction_tree.config import BACKENDS as ACCEPTED
+
+    assert set(BACKENDS) == set(ACCEPTED)
