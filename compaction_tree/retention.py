@@ -59,6 +59,8 @@ _CUES = re.compile(
 
 # specifics: inline code, a number or date, an identifier (feature_flag, geo-lookup), a name inside a sentence
 _SPECIFICS = re.compile(r"`[^`\n]+`|\b\d[\d.,:/-]*\b|\b[a-z]+[_.-][a-z0-9_.-]+\b|(?<=[a-z,;:] )[A-Z][a-z]+\b")
+# a question, from the end of the sentence before it to its question mark (not one inside a URL)
+_QUESTION = re.compile(r"[^.!?\n]*\?+(?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -271,10 +273,12 @@ def has_cue(text: str) -> bool:
 
 
 def has_substance(text: str) -> bool:
-    """A statement of specifics (names, numbers, identifiers) or of some length: small talk is neither."""
+    """A statement of specifics (names, numbers, identifiers) or of some length: small talk is neither,
+    and nor is a question: it records what was asked, which its answer and the summary line carry."""
     from .text import content_tokens
 
-    return _SPECIFICS.search(text) is not None or len(content_tokens(text)) >= SUBSTANCE_WORDS
+    stated = _QUESTION.sub(" ", text)
+    return _SPECIFICS.search(stated) is not None or len(content_tokens(stated)) >= SUBSTANCE_WORDS
 
 
 def importance(row: ChunkRow, central_levels: int, uses: int) -> Importance:

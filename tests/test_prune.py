@@ -111,6 +111,25 @@ def test_importance_adds_content_cues_centrality_and_use_and_an_explicit_value_r
     assert importance(row("ok", 3.0), 0, 0).value == 1.0
 
 
+def test_a_question_records_no_specifics_the_statement_beside_it_does() -> None:
+    asked = [
+        "what should go on the Ibis roadmap for January?",
+        "naming question: load_settings or something clearer?",
+        "how do I write a design doc people will actually read?",
+        "can you look at my JWT validation middleware? something feels off",
+    ]
+    for text in asked:
+        assert importance(row(text), 0, 0).value == BASE, text
+    stated = [
+        "Sofia did great in the take-home. how was yours?",
+        "what a week? the release moved to 2026-03-04",
+        "see https://example.com/search?q=ledger for the dashboard",
+    ]
+    for text in stated:
+        assert importance(row(text), 0, 0).reasons == ("specifics",), text
+    assert importance(row("why did the deploy fail?"), 0, 0).reasons == ("decision/failure/constraint",)
+
+
 def test_recall_counts_what_it_returns_and_prune_scores_it(pvault: Vault) -> None:
     found = recall(pvault, "coffee topic1", 300)
     assert found.sources
