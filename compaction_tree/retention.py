@@ -411,7 +411,7 @@ def _gate(
 ) -> None:
     """Asks each daily summary line about a doomed chunk as a question; where recall found the line's
     evidence before and every piece of it would go, the best-placed piece stays."""
-    budget = vault.config.budgets.recall
+    ask = _Asker(vault, index)
     asked = set()
     for _, text, sources in _citations(index).lines:
         # a line some chunk of which stays keeps evidence; one asked already is answered alike
@@ -421,7 +421,7 @@ def _gate(
             continue
         asked.add((text, sources))
         report.gate.questions += 1
-        found = [s for s in _ask(vault, index, text, budget) if s in sources]
+        found = [s for s in ask(text) if s in sources]
         if not found:
             continue
         report.gate.answered_before += 1
@@ -430,9 +430,9 @@ def _gate(
             keep = next(s for s in found if s not in recorded)
             doomed.pop(keep)
             report.gate.kept += 1
-            report.pruned = [p for p in report.pruned if p["id"] != keep]
+    kept = {p["id"] for p in report.pruned} - set(doomed)
+    report.pruned = sorted((p for p in report.pruned if p["id"] not in kept), key=lambda p: (p["day"], p["id"]))
     report.kept["recall gate"] = report.gate.kept
-    report.pruned.sort(key=lambda p: (p["day"], p["id"]))
 
 
 def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:
@@ -441,25 +441,36 @@ def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: Prun
 
     rows = sorted(doomed.values(), key=lambda r: (r.day, r.id))
     _write_ledger(vault, [PrunedChunk(r.id, r.sha, r.day) for r in rows])  # the intent, before any deletion
-    for row in rows:
-        vault.delete(row.path)
+    vault.delete_all([row.path for row in rows])
     index.sync(thorough=True)
     rebuild_facts(vault, index)
     write_root(vault, index)
     report.gate.answered_after = _answered(vault, index, report.gate.asked)
 
 
-def _ask(vault: Vault, index: Index, question: str, budget: int) -> tuple[str, ...]:
-    """The chunks recall returns (facts left out: they rest on chunks prune keeps; uses not counted)."""
-    from .retrieval import recall
+class _Asker:
+    """The chunks recall returns for a question, at the recall budget (facts left out: they rest on chunks
+    prune keeps; uses not counted). Recall is deterministic, so a question asked again (a hundred days
+    summed up by "Let's keep it pragmatic.") is answered from the first asking."""
 
-    return recall(vault, question, budget, index=index, count_usage=False, facts=False).sources
+    def __init__(self, vault: Vault, index: Index) -> None:
+        self.vault, self.index = vault, index
+        self.budget = vault.config.budgets.recall
+        self.answers: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, question: str) -> tuple[str, ...]:
+        from .retrieval import recall
+
+        if question not in self.answers:
+            found = recall(self.vault, question, self.budget, index=self.index, count_usage=False, facts=False)
+            self.answers[question] = found.sources
+        return self.answers[question]
 
 
 def _answered(vault: Vault, index: Index, asked: Sequence[tuple[str, tuple[str, ...]]]) -> int:
     """How many of the (line, its chunks) questions recall still answers with one of the chunks."""
-    budget = vault.config.budgets.recall
-    return sum(1 for text, sources in asked if set(_ask(vault, index, text, budget)) & set(sources))
+    ask = _Asker(vault, index)
+    return sum(1 for text, sources in asked if set(ask(text)) & set(sources))
 
 
 def _committed(vault: Vault) -> set[str]:

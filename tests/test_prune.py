@@ -291,6 +291,28 @@ def test_the_gate_keeps_the_only_evidence_of_a_summary_line(pvault: Vault) -> No
         assert set(sources) - kept_ids, text  # each answered line keeps a chunk
 
 
+def test_the_gate_asks_a_repeated_line_once_and_decides_as_if_asked_each_time(
+    pvault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compaction_tree import retrieval
+
+    asked: list[str] = []
+    real = retrieval.recall
+
+    def counting(vault: Vault, query: str, *args: object, **kwargs: object) -> retrieval.Recall:
+        asked.append(query)
+        return real(vault, query, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(retrieval, "recall", counting)
+    report = prune(pvault, NOW, older_than_days=90)
+    assert len(asked) == len(set(asked)) < report.gate.questions  # small talk summed up alike, day after day
+    monkeypatch.undo()
+    for text, sources in report.gate.asked:  # each answer is recall's own
+        assert set(recall(pvault, text, pvault.config.budgets.recall, count_usage=False, facts=False).sources) & set(
+            sources
+        )
+
+
 # ---------------------------------------------------------------- metrics
 
 

@@ -23,7 +23,7 @@ from compaction_tree.retention import ledger, prune
 from compaction_tree.vault import Vault
 
 from .conftest import NOW
-from .faults import SLOW, FaultyIO, counting_checkpoints, installed, run_in_child, sample
+from .faults import SLOW, FaultyIO, PowerCutModel, counting_checkpoints, installed, run_in_child, sample
 from .invariants import check_loads, files, raw_state
 
 SUMMARY_DIRS = ("daily/", "weekly/", "monthly/")
@@ -130,3 +130,31 @@ def test_an_io_error_mid_prune_loses_nothing_and_the_next_run_finishes(
     assert io.fired == 1  # type: ignore[attr-defined]
     assert set(raw_state(root)) <= set(raw)
     recover_and_compare(root, template, reference)
+
+
+class LedgerFirst(PowerCutModel):
+    """A power cut model that checks, at every unlink of a chunk, that the ledger naming it is on disk."""
+
+    def unlink(self, path: Path) -> None:
+        parts = path.relative_to(self.root).parts
+        if parts[0] == "raw":  # raw/YYYY/MM/DD/ID.json
+            month = self.root / "pruned" / f"{parts[1]}-{parts[2]}.jsonl"
+            assert self.survives(month) and f'"{path.stem}"' in month.read_text(encoding="utf-8"), path
+        super().unlink(path)
+
+
+def test_a_power_cut_mid_prune_finds_every_deleted_chunk_in_the_ledger_on_disk(
+    committed: tuple[Path, dict[str, str], int], tmp_path: Path
+) -> None:
+    """The deletions are made durable once per folder, at the end: until then a power cut may bring a
+    chunk back (the next run deletes it again), never lose one the ledger on disk does not name."""
+    template, reference, _ = committed
+    root = shutil.copytree(template, tmp_path / "power", symlinks=True)
+    with installed(LedgerFirst(root)) as model:
+        pruning(root)()
+    gone = [Path(p) for p in set(files(template)) - set(files(root))]
+    assert gone and all(p.name not in model.durable.get(root / p.parent, set()) for p in gone)  # type: ignore[attr-defined]
+    folders = {str(p.parent) for p in gone}
+    synced = [name for op, name in model.calls if op == "fsync_dir" and name in {Path(f).name for f in folders}]  # type: ignore[attr-defined]
+    assert len(synced) <= len(folders) < len(gone)  # one fsync per folder, not one per chunk
+    assert files(root) == reference
