@@ -350,6 +350,7 @@ def prune(
             index.sync()
             recorded = ledger(vault)
             doomed = _plan(vault, index, report, clean, recorded)
+            _keep_last_mentions(index, doomed, report, recorded)
             _gate(vault, index, doomed, report, recorded)
             if apply:
                 _apply(vault, index, doomed, report)
@@ -433,6 +434,41 @@ def _gate(
     kept = {p["id"] for p in report.pruned} - set(doomed)
     report.pruned = sorted((p for p in report.pruned if p["id"] not in kept), key=lambda p: (p["day"], p["id"]))
     report.kept["recall gate"] = report.gate.kept
+
+
+def _keep_last_mentions(
+    index: Index, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+) -> None:
+    """Awareness: a chunk that holds the last mention of a topic (topics.candidates: a name, a term, a
+    pair of words) that no chunk that stays and no summary line mentions stays too, or `know` would
+    forget the topic ("had the hearing test earlier, nothing to worry about"). Mentioned means all the
+    topic's stems in one chunk or line (the index's terms: cheap, and a little generous)."""
+    from .text import stems
+    from .topics import candidates
+
+    holders: dict[str, set[int]] = defaultdict(set)  # stem -> the chunks that stay and the lines that hold it
+    doomed_rowids = {row.rowid for row in doomed.values()}
+    staying = [ref.rowid for ref in index.chunk_refs() if ref.rowid not in doomed_rowids]
+    for rowid, terms in index.stems_of(staying).items():
+        for term in terms.split():
+            holders[term].add(rowid)
+    for number, (_, text, _) in enumerate(_citations(index).lines, start=1):
+        for term in stems(text):
+            holders[term].add(-number)  # lines, apart from chunks by their sign
+    kept = 0
+    for row in sorted(doomed.values(), key=lambda r: (r.day, r.ts, r.id)):
+        if row.id in recorded:
+            continue  # recorded by a run that stopped before deleting it: it was weighed then
+        for candidate in candidates(row.text):
+            needed = set(stems(candidate.key))
+            if needed and not set.intersection(*(holders.get(t, set()) for t in needed)):
+                doomed.pop(row.id)
+                kept += 1
+                for term in stems(row.text):
+                    holders[term].add(row.rowid)
+                break
+    report.kept["last mention of a topic"] = kept
+    report.pruned = [p for p in report.pruned if p["id"] in doomed]
 
 
 def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:

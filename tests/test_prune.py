@@ -29,7 +29,7 @@ from compaction_tree.retention import (
     parse_window,
     prune,
 )
-from compaction_tree.retrieval import recall
+from compaction_tree.retrieval import know, recall
 from compaction_tree.vault import Vault
 
 NOW = datetime(2026, 4, 20, 12, 0, tzinfo=timezone.utc)
@@ -277,6 +277,23 @@ def test_forget_on_a_sealed_day_strips_its_lines_and_keeps_the_rest_word_for_wor
     for folder in ("daily", "weekly", "monthly"):
         for summary in (pvault.root / folder).glob("*.md"):
             assert victim not in summary.read_text(encoding="utf-8"), summary
+
+
+def test_the_last_mention_of_a_topic_stays_so_know_still_knows_it(tmp_path: Path) -> None:
+    vault, _ = Vault.init(tmp_path / "v", "UTC")
+    chatter(vault, date(2026, 1, 5), 3, 16)
+    things = ["hearing test", "bike lock", "sourdough starter", "garden hose", "spare umbrella", "winter scarf"]
+    things += ["library card", "reading glasses", "travel mug", "phone charger", "yoga mat", "chess clock"]
+    for i, thing in enumerate(things):  # more passing remarks than the day's summary quotes
+        add(vault, f"oh, the {thing} turned up", timestamp=datetime(2026, 1, 6, 12, i, tzinfo=timezone.utc))
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    git(vault.root, "init", "-q")
+    git(vault.root, "add", "-A")
+    git(vault.root, "commit", "-qm", "memory")
+    report = prune(vault, NOW, older_than_days=30, apply=True)
+    assert report.pruned and report.kept["last mention of a topic"] >= 1
+    for thing in things:
+        assert know(vault, thing).known, thing
 
 
 # ---------------------------------------------------------------- the recall gate
