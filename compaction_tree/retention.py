@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .errors import MemtreeError, UnsafePathError
+from .errors import MemtreeError, UnsafePathError, VaultFormatError
 from .index import ChunkRow, Index
 from .markdown import render_summary
 from .model import valid_id
@@ -197,8 +197,18 @@ def drop_from_ledger(vault: Vault, ids: set[str]) -> None:
 def strip_forgotten(vault: Vault, index: Index, ids: set[str]) -> list[str]:
     """Edits the sealed daily summaries that cite a forgotten chunk: every line and fact resting on it goes,
     and its source entry. The rest stays word for word (its pruned chunks cannot be read again to rebuild
-    it). Returns the summaries written."""
+    it). Returns the summaries written. VaultFormatError, before any edit, when a sealed summary that
+    holds one of the ids cannot be read (conflict markers, a bad hand edit): it cannot be rebuilt either,
+    so the forget stays pending until the file is fixed."""
     sealed = sealed_days(vault)
+    for day in sorted(sealed):
+        path = f"daily/{day}.md"
+        data = vault.read_bytes(path)
+        if data and any(i.encode() in data for i in ids) and _read_summary(vault, path, day) is None:
+            raise VaultFormatError(
+                f"{path} holds a forgotten chunk but cannot be read",
+                hint=f"fix {path} (conflict markers? `git checkout -- {path}`), then run memtree forget again",
+            )
     written = []
     for path, indexed in index.summaries("daily"):
         summary = _read_summary(vault, path, indexed.period)

@@ -259,6 +259,25 @@ def test_forget_of_a_pruned_chunk_removes_it_from_every_summary_and_the_ledger(p
     assert victim not in ledger(pvault) and len(ledger(pvault)) == len(report.pruned) - 1
 
 
+def test_forget_of_a_pruned_chunk_whose_sealed_summary_cannot_be_read_stays_pending_until_it_is_fixed(
+    pvault: Vault,
+) -> None:
+    """Found by the state machine: a sealed summary with conflict markers kept the forgotten chunk's id
+    and words, and the forget was reported done (resolving the conflict would have brought them back)."""
+    report = prune(pvault, NOW, older_than_days=90, apply=True)
+    git(pvault.root, "add", "-A")
+    git(pvault.root, "commit", "-qm", "pruned")
+    victim = report.pruned[0]
+    daily = pvault.root / f"daily/{victim['day']}.md"
+    daily.write_bytes(b"<<<<<<< HEAD\n" + daily.read_bytes() + b"=======\nother side\n>>>>>>> theirs\n")
+    result = memtree("--vault", str(pvault.root), "forget", victim["id"])
+    assert result.code == errors.UNSAFE and "cannot be read" in result.stderr and "git checkout" in result.stderr
+    assert victim["id"] in ledger(pvault)  # still pending
+    git(pvault.root, "checkout", "--", f"daily/{victim['day']}.md")
+    assert memtree("--vault", str(pvault.root), "forget", victim["id"]).code == 0
+    assert victim["id"] not in daily.read_text(encoding="utf-8") and victim["id"] not in ledger(pvault)
+
+
 def test_forget_on_a_sealed_day_strips_its_lines_and_keeps_the_rest_word_for_word(pvault: Vault) -> None:
     report = prune(pvault, NOW, older_than_days=90, apply=True)
     sealed = {c["day"] for c in report.pruned}
