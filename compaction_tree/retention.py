@@ -60,7 +60,7 @@ _CUES = re.compile(
 # specifics: inline code, a number or date, an identifier (feature_flag, geo-lookup), a name inside a sentence
 _SPECIFICS = re.compile(r"`[^`\n]+`|\b\d[\d.,:/-]*\b|\b[a-z]+[_.-][a-z0-9_.-]+\b|(?<=[a-z,;:] )[A-Z][a-z]+\b")
 # a question, from the end of the sentence before it to its question mark (not one inside a URL)
-_QUESTION = re.compile(r"[^.!?\n]*\?+(?=\s|$)")
+_QUESTION = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n]*\?+(?=\s|$)")  # tried at sentence starts only: linear
 
 
 @dataclass(frozen=True)
@@ -359,9 +359,10 @@ def prune(
         with Index(vault) as index:
             index.sync()
             recorded = ledger(vault)
-            doomed = _plan(vault, index, report, clean, recorded)
-            _keep_last_mentions(index, doomed, report, recorded)
-            _gate(vault, index, doomed, report, recorded)
+            cites = _citations(index)
+            doomed = _plan(vault, index, cites, report, clean, recorded)
+            _keep_last_mentions(index, cites, doomed, report, recorded)
+            _gate(vault, index, cites, doomed, report, recorded)
             if apply:
                 _apply(vault, index, doomed, report)
     report.seconds = time.perf_counter() - started
@@ -371,10 +372,14 @@ def prune(
 
 
 def _plan(
-    vault: Vault, index: Index, report: PruneReport, clean: set[str] | None, pending: dict[str, PrunedChunk]
+    vault: Vault,
+    index: Index,
+    cites: _Citations,
+    report: PruneReport,
+    clean: set[str] | None,
+    pending: dict[str, PrunedChunk],
 ) -> dict[str, ChunkRow]:
     """The chunks that may go (id -> row), counting those kept by reason."""
-    cites = _citations(index)
     usage = load_usage(vault)
     kept: dict[str, int] = defaultdict(int)
     doomed: dict[str, ChunkRow] = {}
@@ -418,13 +423,18 @@ def _keep_reason(
 
 
 def _gate(
-    vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+    vault: Vault,
+    index: Index,
+    cites: _Citations,
+    doomed: dict[str, ChunkRow],
+    report: PruneReport,
+    recorded: dict[str, PrunedChunk],
 ) -> None:
     """Asks each daily summary line about a doomed chunk as a question; where recall found the line's
     evidence before and every piece of it would go, the best-placed piece stays."""
     ask = _Asker(vault, index)
     asked = set()
-    for _, text, sources in _citations(index).lines:
+    for _, text, sources in cites.lines:
         # a line some chunk of which stays keeps evidence; one asked already is answered alike
         # (a chunk pruned already, or recorded by a run that stopped before deleting it, is gone: it was gated)
         gone = [s in doomed or s in recorded for s in sources]
@@ -447,7 +457,7 @@ def _gate(
 
 
 def _keep_last_mentions(
-    index: Index, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+    index: Index, cites: _Citations, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
 ) -> None:
     """Awareness: a chunk that holds the last mention of a topic (topics.candidates: a name, a term, a
     pair of words) that no chunk that stays and no summary line mentions stays too, or `know` would
@@ -462,7 +472,7 @@ def _keep_last_mentions(
     for rowid, terms in index.stems_of(staying).items():
         for term in terms.split():
             holders[term].add(rowid)
-    for number, (_, text, _) in enumerate(_citations(index).lines, start=1):
+    for number, (_, text, _) in enumerate(cites.lines, start=1):
         for term in stems(text):
             holders[term].add(-number)  # lines, apart from chunks by their sign
     kept = 0
