@@ -207,8 +207,9 @@ class VaultMachine(RuleBasedStateMachine):
         ]
         try:
             forget(vault, [chunk_id], ExtractiveSummarizer(vault.config), self.now)
-        except VaultFormatError:  # a sealed summary holding it cannot be read: the forget stays pending
-            assert any(chunk_id in (self.root / p).read_text(errors="replace") for p in unreadable)
+        except VaultFormatError as exc:  # a sealed summary holding it cannot be read: the forget stays pending
+            named = str(exc).split()[0]
+            assert chunk_id in (self.root / named).read_text(encoding="utf-8", errors="replace"), exc
             assert (self.root / PENDING_FORGET).exists()
             self.raw = raw_state(self.root)
             return
