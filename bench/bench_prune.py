@@ -1,6 +1,6 @@
 """Retention on a synthetic one-year vault: what `memtree prune` removes, how fast, and what it costs recall.
 
-Run: .venv/bin/python bench/bench_prune.py [--days 365 --seed 1]
+Run: .venv/bin/python bench/bench_prune.py [--days 365 --seed 1 --split dev]
 
 A one-year dev corpus (bench/corpus.py, planted questions and awareness probes) is imported,
 compacted and committed to git. Recall@5K (the share of each question's evidence chunks whose text is
@@ -64,8 +64,8 @@ def measure(vault: Vault, corpus: Corpus, text_of: dict[str, str]) -> tuple[floa
     return sum(shares) / max(1, len(shares)), known
 
 
-def run(work: Path, days: int, seed: int) -> dict[str, float]:
-    corpus = generate(seed, days=days, split="dev")
+def run(work: Path, days: int, seed: int, split: str = "dev") -> dict[str, float]:
+    corpus = generate(seed, days=days, split=split)
     source = work / "year.jsonl"
     with source.open("w", encoding="utf-8") as out:
         for chunk in corpus.chunks:
@@ -107,12 +107,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--split", default="dev", help="the corpus split: dev, or fresh (held out)")
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="memtree-bench-prune-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        f = run(work, args.days, args.seed)
+        f = run(work, args.days, args.seed, args.split)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

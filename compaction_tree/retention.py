@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .errors import MemtreeError, UnsafePathError
+from .errors import MemtreeError, UnsafePathError, VaultFormatError
 from .index import ChunkRow, Index
 from .markdown import render_summary
 from .model import valid_id
@@ -56,6 +56,8 @@ _CUES = re.compile(
 
 # specifics: inline code, a number or date, an identifier (feature_flag, geo-lookup), a name inside a sentence
 _SPECIFICS = re.compile(r"`[^`\n]+`|\b\d[\d.,:/-]*\b|\b[a-z]+[_.-][a-z0-9_.-]+\b|(?<=[a-z,;:] )[A-Z][a-z]+\b")
+# a question, from the end of the sentence before it to its question mark (not one inside a URL)
+_QUESTION = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n]*\?+(?=\s|$)")  # tried at sentence starts only: linear
 
 
 @dataclass(frozen=True)
@@ -192,8 +194,18 @@ def drop_from_ledger(vault: Vault, ids: set[str]) -> None:
 def strip_forgotten(vault: Vault, index: Index, ids: set[str]) -> list[str]:
     """Edits the sealed daily summaries that cite a forgotten chunk: every line and fact resting on it goes,
     and its source entry. The rest stays word for word (its pruned chunks cannot be read again to rebuild
-    it). Returns the summaries written."""
+    it). Returns the summaries written. VaultFormatError, before any edit, when a sealed summary that
+    holds one of the ids cannot be read (conflict markers, a bad hand edit): it cannot be rebuilt either,
+    so the forget stays pending until the file is fixed."""
     sealed = sealed_days(vault)
+    for day in sorted(sealed):
+        path = f"daily/{day}.md"
+        data = vault.read_bytes(path)
+        if data and any(i.encode() in data for i in ids) and _read_summary(vault, path, day) is None:
+            raise VaultFormatError(
+                f"{path} holds a forgotten chunk but cannot be read",
+                hint=f"fix {path} (conflict markers? `git checkout -- {path}`), then run memtree forget again",
+            )
     written = []
     for path, indexed in index.summaries("daily"):
         summary = _read_summary(vault, path, indexed.period)
@@ -246,10 +258,12 @@ def has_cue(text: str) -> bool:
 
 
 def has_substance(text: str) -> bool:
-    """A statement of specifics (names, numbers, identifiers) or of some length: small talk is neither."""
+    """A statement of specifics (names, numbers, identifiers) or of some length: small talk is neither,
+    and nor is a question: it records what was asked, which its answer and the summary line carry."""
     from .text import content_tokens
 
-    return _SPECIFICS.search(text) is not None or len(content_tokens(text)) >= SUBSTANCE_WORDS
+    stated = _QUESTION.sub(" ", text)
+    return _SPECIFICS.search(stated) is not None or len(content_tokens(stated)) >= SUBSTANCE_WORDS
 
 
 def importance(row: ChunkRow, central_levels: int, uses: int) -> Importance:
@@ -320,8 +334,10 @@ def prune(
         with Index(vault) as index:
             index.sync()
             recorded = ledger(vault)
-            doomed = _plan(vault, index, report, clean, recorded)
-            _gate(vault, index, doomed, report, recorded)
+            cites = _citations(index)
+            doomed = _plan(vault, index, cites, report, clean, recorded)
+            _keep_last_mentions(index, cites, doomed, report, recorded)
+            _gate(vault, index, cites, doomed, report, recorded)
             if apply:
                 _apply(vault, index, doomed, report)
     report.seconds = time.perf_counter() - started
@@ -331,10 +347,14 @@ def prune(
 
 
 def _plan(
-    vault: Vault, index: Index, report: PruneReport, clean: set[str] | None, pending: dict[str, PrunedChunk]
+    vault: Vault,
+    index: Index,
+    cites: _Citations,
+    report: PruneReport,
+    clean: set[str] | None,
+    pending: dict[str, PrunedChunk],
 ) -> dict[str, ChunkRow]:
     """The chunks that may go (id -> row), counting those kept by reason."""
-    cites = _citations(index)
     usage = load_usage(vault)
     kept: dict[str, int] = defaultdict(int)
     doomed: dict[str, ChunkRow] = {}
@@ -378,13 +398,18 @@ def _keep_reason(
 
 
 def _gate(
-    vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+    vault: Vault,
+    index: Index,
+    cites: _Citations,
+    doomed: dict[str, ChunkRow],
+    report: PruneReport,
+    recorded: dict[str, PrunedChunk],
 ) -> None:
     """Asks each daily summary line about a doomed chunk as a question; where recall found the line's
     evidence before and every piece of it would go, the best-placed piece stays."""
-    budget = vault.config.budgets.recall
+    ask = _Asker(vault, index)
     asked = set()
-    for _, text, sources in _citations(index).lines:
+    for _, text, sources in cites.lines:
         # a line some chunk of which stays keeps evidence; one asked already is answered alike
         # (a chunk pruned already, or recorded by a run that stopped before deleting it, is gone: it was gated)
         gone = [s in doomed or s in recorded for s in sources]
@@ -392,7 +417,7 @@ def _gate(
             continue
         asked.add((text, sources))
         report.gate.questions += 1
-        found = [s for s in _ask(vault, index, text, budget) if s in sources]
+        found = [s for s in ask(text) if s in sources]
         if not found:
             continue
         report.gate.answered_before += 1
@@ -401,9 +426,44 @@ def _gate(
             keep = next(s for s in found if s not in recorded)
             doomed.pop(keep)
             report.gate.kept += 1
-            report.pruned = [p for p in report.pruned if p["id"] != keep]
+    kept = {p["id"] for p in report.pruned} - set(doomed)
+    report.pruned = sorted((p for p in report.pruned if p["id"] not in kept), key=lambda p: (p["day"], p["id"]))
     report.kept["recall gate"] = report.gate.kept
-    report.pruned.sort(key=lambda p: (p["day"], p["id"]))
+
+
+def _keep_last_mentions(
+    index: Index, cites: _Citations, doomed: dict[str, ChunkRow], report: PruneReport, recorded: dict[str, PrunedChunk]
+) -> None:
+    """Awareness: a chunk that holds the last mention of a topic (topics.candidates: a name, a term, a
+    pair of words) that no chunk that stays and no summary line mentions stays too, or `know` would
+    forget the topic ("had the hearing test earlier, nothing to worry about"). Mentioned means all the
+    topic's stems in one chunk or line (the index's terms: cheap, and a little generous)."""
+    from .text import stems
+    from .topics import candidates
+
+    holders: dict[str, set[int]] = defaultdict(set)  # stem -> the chunks that stay and the lines that hold it
+    doomed_rowids = {row.rowid for row in doomed.values()}
+    staying = [ref.rowid for ref in index.chunk_refs() if ref.rowid not in doomed_rowids]
+    for rowid, terms in index.stems_of(staying).items():
+        for term in terms.split():
+            holders[term].add(rowid)
+    for number, (_, text, _) in enumerate(cites.lines, start=1):
+        for term in stems(text):
+            holders[term].add(-number)  # lines, apart from chunks by their sign
+    kept = 0
+    for row in sorted(doomed.values(), key=lambda r: (r.day, r.ts, r.id)):
+        if row.id in recorded:
+            continue  # recorded by a run that stopped before deleting it: it was weighed then
+        for candidate in candidates(row.text):
+            needed = set(stems(candidate.key))
+            if needed and not set.intersection(*(holders.get(t, set()) for t in needed)):
+                doomed.pop(row.id)
+                kept += 1
+                for term in stems(row.text):
+                    holders[term].add(row.rowid)
+                break
+    report.kept["last mention of a topic"] = kept
+    report.pruned = [p for p in report.pruned if p["id"] in doomed]
 
 
 def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: PruneReport) -> None:
@@ -412,25 +472,36 @@ def _apply(vault: Vault, index: Index, doomed: dict[str, ChunkRow], report: Prun
 
     rows = sorted(doomed.values(), key=lambda r: (r.day, r.id))
     _write_ledger(vault, [PrunedChunk(r.id, r.sha, r.day) for r in rows])  # the intent, before any deletion
-    for row in rows:
-        vault.delete(row.path)
+    vault.delete_all([row.path for row in rows])
     index.sync(thorough=True)
     rebuild_facts(vault, index)
     write_root(vault, index, standing_fact_lines(vault))
     report.gate.answered_after = _answered(vault, index, report.gate.asked)
 
 
-def _ask(vault: Vault, index: Index, question: str, budget: int) -> tuple[str, ...]:
-    """The chunks recall returns (facts left out: they rest on chunks prune keeps; uses not counted)."""
-    from .retrieval import recall
+class _Asker:
+    """The chunks recall returns for a question, at the recall budget (facts left out: they rest on chunks
+    prune keeps; uses not counted). Recall is deterministic, so a question asked again (a hundred days
+    summed up by "Let's keep it pragmatic.") is answered from the first asking."""
 
-    return recall(vault, question, budget, index=index, count_usage=False, facts=False).sources
+    def __init__(self, vault: Vault, index: Index) -> None:
+        self.vault, self.index = vault, index
+        self.budget = vault.config.budgets.recall
+        self.answers: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, question: str) -> tuple[str, ...]:
+        from .retrieval import recall
+
+        if question not in self.answers:
+            found = recall(self.vault, question, self.budget, index=self.index, count_usage=False, facts=False)
+            self.answers[question] = found.sources
+        return self.answers[question]
 
 
 def _answered(vault: Vault, index: Index, asked: Sequence[tuple[str, tuple[str, ...]]]) -> int:
     """How many of the (line, its chunks) questions recall still answers with one of the chunks."""
-    budget = vault.config.budgets.recall
-    return sum(1 for text, sources in asked if set(_ask(vault, index, text, budget)) & set(sources))
+    ask = _Asker(vault, index)
+    return sum(1 for text, sources in asked if set(ask(text)) & set(sources))
 
 
 def _committed(vault: Vault) -> set[str]:

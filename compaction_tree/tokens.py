@@ -12,6 +12,7 @@ We check the file is present before asking tiktoken, so it never tries the netwo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -23,6 +24,8 @@ APPROXIMATE = "approx-chars/4"
 _BLOB = "https://openaipublic.blob.core.windows.net/encodings/{}.tiktoken"
 
 _counters: dict[str, tuple[str, Callable[[str], int]]] = {}
+SHORT_TEXT = 120  # characters: the counts of texts this short are remembered ...
+SHORT_TEXTS = 1 << 16  # ... this many of them
 
 
 def _approximate(text: str) -> int:
@@ -66,7 +69,14 @@ def _load(encoding: str) -> tuple[str, Callable[[str], int]]:
     def count(text: str) -> int:
         return len(enc.encode(text, disallowed_special=()))
 
-    return encoding, count
+    # recall counts a header per candidate ("[id] speaker: ", a day's heading), hundreds per question and
+    # the same ones question after question (prune's recall gate asks hundreds): counted once
+    remembered = functools.lru_cache(maxsize=SHORT_TEXTS)(count)
+
+    def count_short_once(text: str) -> int:
+        return remembered(text) if len(text) <= SHORT_TEXT else count(text)
+
+    return encoding, count_short_once
 
 
 def counter(encoding: str = DEFAULT_ENCODING) -> tuple[str, Callable[[str], int]]:

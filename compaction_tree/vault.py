@@ -20,7 +20,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -214,6 +214,22 @@ def remove(target: Path) -> None:
     io.fsync_dir(target.parent)
 
 
+def remove_all(targets: Sequence[Path]) -> None:
+    """Deletes files, then makes that durable with one fsync per folder rather than one per file. Until
+    then a power cut may bring files back: only for a caller that recorded its intent durably first and
+    finishes the job on its next run (prune)."""
+    folders: dict[Path, None] = {}
+    for target in targets:
+        checkpoint(f"unlink {target.name}")
+        try:
+            io.unlink(target)
+        except FileNotFoundError:
+            continue
+        folders[target.parent] = None
+    for folder in folders:
+        io.fsync_dir(folder)
+
+
 def is_temp(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)
 
@@ -385,6 +401,12 @@ class Vault:
         with _writing(relative):
             remove(target)
         return True
+
+    def delete_all(self, relatives: Sequence[str]) -> None:
+        """Deletes many files (see remove_all: durable at the end, not file by file)."""
+        targets = [self.resolve(relative) for relative in relatives]
+        with _writing(relatives[0] if len(relatives) == 1 else f"{len(relatives)} files"):
+            remove_all(targets)
 
     # ---------------------------------------------------------------- raw chunks
 

@@ -28,7 +28,7 @@ from compaction_tree.retention import (
     parse_window,
     prune,
 )
-from compaction_tree.retrieval import recall
+from compaction_tree.retrieval import know, recall
 from compaction_tree.vault import Vault
 
 NOW = datetime(2026, 4, 20, 12, 0, tzinfo=timezone.utc)
@@ -108,6 +108,25 @@ def test_importance_adds_content_cues_centrality_and_use_and_an_explicit_value_r
     assert importance(row("ok thanks"), 0, 3).value > importance(row("ok thanks"), 0, 1).value > BASE
     assert importance(row("We decided it", 0.05), 2, 9).value == 0.05
     assert importance(row("ok", 3.0), 0, 0).value == 1.0
+
+
+def test_a_question_records_no_specifics_the_statement_beside_it_does() -> None:
+    asked = [
+        "what should go on the Ibis roadmap for January?",
+        "naming question: load_settings or something clearer?",
+        "how do I write a design doc people will actually read?",
+        "can you look at my JWT validation middleware? something feels off",
+    ]
+    for text in asked:
+        assert importance(row(text), 0, 0).value == BASE, text
+    stated = [
+        "Sofia did great in the take-home. how was yours?",
+        "what a week? the release moved to 2026-03-04",
+        "see https://example.com/search?q=ledger for the dashboard",
+    ]
+    for text in stated:
+        assert importance(row(text), 0, 0).reasons == ("specifics",), text
+    assert importance(row("why did the deploy fail?"), 0, 0).reasons == ("decision/failure/constraint",)
 
 
 def test_recall_counts_what_it_returns_and_prune_scores_it(pvault: Vault) -> None:
@@ -239,6 +258,25 @@ def test_forget_of_a_pruned_chunk_removes_it_from_every_summary_and_the_ledger(p
     assert victim not in ledger(pvault) and len(ledger(pvault)) == len(report.pruned) - 1
 
 
+def test_forget_of_a_pruned_chunk_whose_sealed_summary_cannot_be_read_stays_pending_until_it_is_fixed(
+    pvault: Vault,
+) -> None:
+    """Found by the state machine: a sealed summary with conflict markers kept the forgotten chunk's id
+    and words, and the forget was reported done (resolving the conflict would have brought them back)."""
+    report = prune(pvault, NOW, older_than_days=90, apply=True)
+    git(pvault.root, "add", "-A")
+    git(pvault.root, "commit", "-qm", "pruned")
+    victim = report.pruned[0]
+    daily = pvault.root / f"daily/{victim['day']}.md"
+    daily.write_bytes(b"<<<<<<< HEAD\n" + daily.read_bytes() + b"=======\nother side\n>>>>>>> theirs\n")
+    result = memtree("--vault", str(pvault.root), "forget", victim["id"])
+    assert result.code == errors.UNSAFE and "cannot be read" in result.stderr and "git checkout" in result.stderr
+    assert victim["id"] in ledger(pvault)  # still pending
+    git(pvault.root, "checkout", "--", f"daily/{victim['day']}.md")
+    assert memtree("--vault", str(pvault.root), "forget", victim["id"]).code == 0
+    assert victim["id"] not in daily.read_text(encoding="utf-8") and victim["id"] not in ledger(pvault)
+
+
 def test_forget_on_a_sealed_day_strips_its_lines_and_keeps_the_rest_word_for_word(pvault: Vault) -> None:
     report = prune(pvault, NOW, older_than_days=90, apply=True)
     sealed = {c["day"] for c in report.pruned}
@@ -259,6 +297,23 @@ def test_forget_on_a_sealed_day_strips_its_lines_and_keeps_the_rest_word_for_wor
             assert victim not in summary.read_text(encoding="utf-8"), summary
 
 
+def test_the_last_mention_of_a_topic_stays_so_know_still_knows_it(tmp_path: Path) -> None:
+    vault, _ = Vault.init(tmp_path / "v", "UTC")
+    chatter(vault, date(2026, 1, 5), 3, 16)
+    things = ["hearing test", "bike lock", "sourdough starter", "garden hose", "spare umbrella", "winter scarf"]
+    things += ["library card", "reading glasses", "travel mug", "phone charger", "yoga mat", "chess clock"]
+    for i, thing in enumerate(things):  # more passing remarks than the day's summary quotes
+        add(vault, f"oh, the {thing} turned up", timestamp=datetime(2026, 1, 6, 12, i, tzinfo=timezone.utc))
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    git(vault.root, "init", "-q")
+    git(vault.root, "add", "-A")
+    git(vault.root, "commit", "-qm", "memory")
+    report = prune(vault, NOW, older_than_days=30, apply=True)
+    assert report.pruned and report.kept["last mention of a topic"] >= 1
+    for thing in things:
+        assert know(vault, thing).known, thing
+
+
 # ---------------------------------------------------------------- the recall gate
 
 
@@ -269,6 +324,28 @@ def test_the_gate_keeps_the_only_evidence_of_a_summary_line(pvault: Vault) -> No
     kept_ids = {c["id"] for c in report.pruned}
     for text, sources in report.gate.asked:
         assert set(sources) - kept_ids, text  # each answered line keeps a chunk
+
+
+def test_the_gate_asks_a_repeated_line_once_and_decides_as_if_asked_each_time(
+    pvault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compaction_tree import retrieval
+
+    asked: list[str] = []
+    real = retrieval.recall
+
+    def counting(vault: Vault, query: str, *args: object, **kwargs: object) -> retrieval.Recall:
+        asked.append(query)
+        return real(vault, query, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(retrieval, "recall", counting)
+    report = prune(pvault, NOW, older_than_days=90)
+    assert len(asked) == len(set(asked)) < report.gate.questions  # small talk summed up alike, day after day
+    monkeypatch.undo()
+    for text, sources in report.gate.asked:  # each answer is recall's own
+        assert set(recall(pvault, text, pvault.config.budgets.recall, count_usage=False, facts=False).sources) & set(
+            sources
+        )
 
 
 # ---------------------------------------------------------------- metrics

@@ -1,6 +1,9 @@
 """C5: a Hypothesis state machine over a small vault (add, compact with or without an I/O fault,
 crash at a random checkpoint, move the clock, hand-edit or corrupt a file, insert git conflict
-markers, git commit), checking I1-I3 after every step and I4 after every clean compaction.
+markers, git commit, prune with a window (whole or crashed), forget a pruned chunk, recall), checking
+I1-I3 after every step and I4 after every clean compaction. I1 with prune: a chunk goes only through
+prune, recorded in the ledger and cited by id and hash by its day's summary; a compaction right after
+a prune writes nothing.
 C7 (atheris) is approximated by Hypothesis on the same parsers: see README.md."""
 
 from __future__ import annotations
@@ -16,16 +19,20 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from compaction_tree.compaction import compact
-from compaction_tree.errors import MemtreeError
+from compaction_tree.compaction import PENDING_FORGET, compact, forget
+from compaction_tree.errors import MemtreeError, VaultFormatError
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.ingest import add
+from compaction_tree.retention import ledger, prune
+from compaction_tree.retrieval import recall
 from compaction_tree.vault import Vault
 
 from .faults import SLOW, FaultyIO, installed, run_in_child
-from .invariants import check_citations, check_idempotent, check_loads, files, raw_state
+from .invariants import check_citations, check_idempotent, check_loads, files, raw_state, readable_summaries
 
 START = date(2026, 3, 2)
+SMALL_TALK = ["ok thanks, sounds good", "sure, one moment", "nice, that loads quickly now", "let me grab a coffee"]
+SUMMARY_DIRS = ("daily/", "weekly/", "monthly/")
 WORDS = ["billing", "Postgres", "deploy", "webhooks", "CORS", "decided", "fixed", "pending", "review", "cache"]
 
 
@@ -39,6 +46,7 @@ class VaultMachine(RuleBasedStateMachine):
         self.raw: dict[str, str] = {}  # what memtree or we wrote to raw/: it must stay
         self.count = 0
         self.git = False
+        self.pruned: set[str] = set()  # chunk ids prune took (the ledger's, unless hand-corrupted)
         tally("C5 state-machine examples")
 
     def teardown(self) -> None:
@@ -50,6 +58,16 @@ class VaultMachine(RuleBasedStateMachine):
         self.count += 1
         moment = datetime.combine(START + timedelta(days=day), datetime.min.time(), timezone.utc)
         add(self.vault, f"{' '.join(words)} note {self.count}", timestamp=moment + timedelta(minutes=self.count))
+        self.raw = raw_state(self.root)
+
+    @rule(day=st.integers(0, 20), turns=st.integers(1, 12))
+    def add_small_talk(self, day: int, turns: int) -> None:
+        """What prune may take: no specifics, no cue, more turns than a day's summary lines quote."""
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
+        moment = datetime.combine(START + timedelta(days=day), datetime.min.time(), timezone.utc)
+        for turn in range(turns):
+            self.count += 1
+            add(self.vault, SMALL_TALK[turn % len(SMALL_TALK)], timestamp=moment + timedelta(minutes=self.count))
         self.raw = raw_state(self.root)
 
     @rule(
@@ -130,6 +148,89 @@ class VaultMachine(RuleBasedStateMachine):
         subprocess.run([*git, "add", "-A"], check=True)
         subprocess.run([*git, "commit", "-qm", "step", "--allow-empty"], check=True)
 
+    def _commit_compacted(self) -> Vault:
+        vault = Vault.open(self.root)
+        compact(vault, ExtractiveSummarizer(vault.config), self.now)
+        self.git_commit()
+        return vault
+
+    def _accept_pruned(self) -> None:
+        """I1 with prune: every raw file gone is in the ledger, cited by id and hash by its day's summary."""
+        after = raw_state(self.root)
+        recorded = ledger(Vault.open(self.root))
+        summaries = readable_summaries(self.root)
+        for path in set(self.raw) - set(after):
+            chunk_id = Path(path).stem
+            entry = recorded[chunk_id]
+            daily = summaries[f"daily/{entry.day}.md"]
+            assert any(s.id == chunk_id and s.sha256 == entry.sha256 for s in daily.sources), path
+            self.pruned.add(chunk_id)
+            tally("C5 chunks pruned (each checked: in the ledger, cited by id and hash)")
+        assert set(after) <= set(self.raw)
+        self.raw = after
+
+    @precondition(lambda self: self.count > 0)
+    @rule(window=st.integers(1, 12), later=st.integers(0, 30))
+    def prune_with_a_window(self, window: int, later: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
+        self.now += timedelta(days=later)  # the chunks added are of the three weeks from START
+        vault = self._commit_compacted()
+        prune(vault, self.now, older_than_days=window, apply=True)
+        self._accept_pruned()
+        again = compact(Vault.open(self.root), ExtractiveSummarizer(vault.config), self.now)
+        assert (again.written, again.deleted, again.root_changed) == ([], [], False), again.to_json()
+
+    @precondition(lambda self: self.count > 0)
+    @rule(window=st.integers(1, 12), later=st.integers(0, 30), n=st.integers(1, 40))
+    def prune_crashed_then_run_again(self, window: int, later: int, n: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
+        self.now += timedelta(days=later)
+        root, now = self.root, self.now
+        self._commit_compacted()
+        result = run_in_child(lambda: prune(Vault.open(root), now, older_than_days=window, apply=True), crash_at=n)
+        assert result.status in (0, 77), result
+        self._accept_pruned()
+        prune(Vault.open(root), now, older_than_days=window, apply=True)  # finishes the job
+        self._accept_pruned()
+
+    @precondition(lambda self: self.pruned)
+    @rule(pick=st.integers(0, 10_000))
+    def forget_a_pruned_chunk(self, pick: int) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
+        vault = Vault.open(self.root)
+        known = sorted(set(ledger(vault)) & self.pruned)  # a hand-corrupted ledger forgets entries
+        if not known:
+            return
+        chunk_id = known[pick % len(known)]
+        unreadable = [
+            p for p in files(self.root) if p.startswith(SUMMARY_DIRS) and p not in readable_summaries(self.root)
+        ]
+        try:
+            forget(vault, [chunk_id], ExtractiveSummarizer(vault.config), self.now)
+        except VaultFormatError as exc:  # a sealed summary holding it cannot be read: the forget stays pending
+            named = str(exc).split()[0]
+            assert chunk_id in (self.root / named).read_text(encoding="utf-8", errors="replace"), exc
+            assert (self.root / PENDING_FORGET).exists()
+            self.raw = raw_state(self.root)
+            return
+        self.pruned.discard(chunk_id)
+        tally("C5 pruned chunks forgotten")
+        assert chunk_id not in ledger(vault)
+        memory = [p for p in files(self.root) if p.startswith((*SUMMARY_DIRS, "facts/", "pruned/", "ROOT.md"))]
+        for path in memory:
+            if chunk_id in (self.root / path).read_text(encoding="utf-8", errors="replace"):
+                assert path in unreadable and (self.root / PENDING_FORGET).exists(), path  # retried once fixed
+        self.raw = raw_state(self.root)
+
+    @precondition(lambda self: self.count > 0)
+    @rule(word=st.sampled_from(WORDS))
+    def recall_a_word(self, word: str) -> None:
+        tally("C5 state-machine steps (rules run, invariants checked after each)")
+        vault = Vault.open(self.root)
+        found = recall(vault, word, 400, count_usage=False)
+        live = {f.id for f in vault.raw_files()}
+        assert set(found.sources) <= live, sorted(set(found.sources) - live)  # never a pruned chunk
+
     @invariant()
     def the_vault_loads(self) -> None:  # I3
         if hasattr(self, "root"):
@@ -143,7 +244,7 @@ class VaultMachine(RuleBasedStateMachine):
     @invariant()
     def every_citation_resolves(self) -> None:  # I2
         if hasattr(self, "root"):
-            check_citations(self.root)
+            check_citations(self.root, frozenset(self.pruned))
             assert all(not p.startswith("raw/") or p in self.raw for p in files(self.root))
 
 
