@@ -31,8 +31,6 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 os.environ["LITELLM_MODE"] = "PRODUCTION"
 
 import httpx
-import litellm
-import openai
 from fakellm import (
     FakeLLM,
     content_policy_error,
@@ -49,7 +47,16 @@ from fakellm import (
     status,
 )
 
-litellm.suppress_debug_info = True
+
+@pytest.fixture(autouse=True, scope="module")
+def _litellm() -> None:
+    """Imports litellm (6-10 s) when a test here first runs, not when pytest collects every module."""
+    global litellm, openai
+    import litellm
+    import openai
+
+    litellm.suppress_debug_info = True
+
 
 # Makes the OpenAI SDK's own retries (when they happen) wait 1 ms instead of its 0.5-8 s backoff.
 FAST_RETRY = {"retry-after-ms": "1"}
