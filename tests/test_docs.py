@@ -123,6 +123,34 @@ def test_the_readme_opens_with_the_two_commands() -> None:
     assert "python -m pytest -q" in ci  # CI runs the README's test command
 
 
+RELIABILITY_ROW = re.compile(r"§\d+(?:\.\d+)?|\b[WCSL]\d+\b|\bI-?\d\b|\b\d\.\d\b")
+
+
+def cited_reliability_rows() -> dict[str, set[str]]:
+    """Each file that cites RELIABILITY.md, and the row ids (W2, I-3, S1-S11, §0.1, 5.2) it names there."""
+    root = README.parent
+    cited: dict[str, set[str]] = {}
+    for path in sorted([*root.glob("compaction_tree/**/*.py"), *root.glob("tests/**/*.py"), root / "pyproject.toml"]):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "RELIABILITY.md" in line and path != Path(__file__):
+                where = line.split("RELIABILITY.md", 1)[1].split(")")[0].split(":")[0]
+                cited.setdefault(str(path.relative_to(root)), set()).update(RELIABILITY_ROW.findall(where))
+                assert "docs/RELIABILITY.md" in line, f"{path}: cite docs/RELIABILITY.md, the copy in the repository"
+    return cited
+
+
+def test_the_reliability_promises_the_code_cites_are_in_the_repository() -> None:
+    doc = (README.parent / "docs" / "RELIABILITY.md").read_text(encoding="utf-8")
+    sections = {m.rstrip(".") for m in re.findall(r"^## (§[\d.]+)", doc, re.MULTILINE)}
+    sections |= {s.split(".")[0] for s in sections}  # §5 names §5.2 and §5.3 together
+    rows = set(re.findall(r"^\| ([WCSL]\d+|I-\d) \|", doc, re.MULTILINE)) | {"I1", "I2", "I3", "I4"}
+    known = rows | sections | {s.lstrip("§") for s in sections} | {f"§0.{n}" for n in range(1, 11)}
+    cited = cited_reliability_rows()
+    assert len(cited) > 15
+    missing = {path: sorted(ids - known) for path, ids in cited.items()}
+    assert {path: ids for path, ids in missing.items() if ids} == {}
+
+
 # ---------------------------------------------------------------- the reference tables
 
 

@@ -1,6 +1,6 @@
 """The fake OpenAI-compatible server, and what litellm 1.106.2 does against it.
 
-Each LiteLLM test pins one fact that memtree's LLM layer relies on (RELIABILITY.md 5.2/5.3):
+Each LiteLLM test pins one fact that memtree's LLM layer relies on (docs/RELIABILITY.md 5.2/5.3):
 how many HTTP requests one `completion()` makes, which exception each failure becomes, where
 `Retry-After` can be read, what costs and context sizes are known offline, how `mock_response`
 behaves. If an upgrade of litellm or openai changes a fact, its test fails here first.

@@ -34,7 +34,7 @@ class Fixture:
 
 @pytest.fixture(scope="session")
 def month(tmp_path_factory: pytest.TempPathFactory) -> Fixture:
-    """30 days x 20 chunks (RELIABILITY.md C1's fixture vault)."""
+    """30 days x 20 chunks (docs/RELIABILITY.md C1's fixture vault)."""
     from .faults import counting_checkpoints
 
     base = tmp_path_factory.mktemp("month")
