@@ -689,6 +689,7 @@ def run_probe(local_cost_map: bool) -> dict[str, Any]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_import_time_and_no_network_with_local_cost_map() -> None:
     # a run costs 3-4 s, so only MEMTREE_SLOW=1 runs take the median of 3
     runs = [run_probe(local_cost_map=True) for _ in range(3 if os.environ.get("MEMTREE_SLOW") else 1)]
@@ -698,6 +699,7 @@ def test_import_time_and_no_network_with_local_cost_map() -> None:
     assert median < 10.0  # measured about 3.2 s on a 2-core machine: defer the import
 
 
+@pytest.mark.slow
 def test_import_without_local_cost_map_tries_the_network() -> None:
     run = run_probe(local_cost_map=False)
     assert ["socket.getaddrinfo", "raw.githubusercontent.com"] in run["at_import"]

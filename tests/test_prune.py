@@ -111,6 +111,7 @@ def test_importance_adds_content_cues_centrality_and_use_and_an_explicit_value_r
     assert importance(row("ok", 3.0), 0, 0).value == 1.0
 
 
+@pytest.mark.slow
 def test_recall_counts_what_it_returns_and_prune_scores_it(pvault: Vault) -> None:
     found = recall(pvault, "coffee topic1", 300)
     assert found.sources
@@ -210,6 +211,7 @@ def test_a_late_chunk_on_a_pruned_day_never_rebuilds_its_summary_from_what_is_le
     assert (pvault.root / f"daily/{day}.md").read_bytes() == summary
 
 
+@pytest.mark.slow
 def test_a_fresh_clone_knows_what_was_pruned(pvault: Vault, tmp_path: Path) -> None:
     prune(pvault, NOW, older_than_days=90, apply=True)
     git(pvault.root, "add", "-A")
@@ -222,6 +224,7 @@ def test_a_fresh_clone_knows_what_was_pruned(pvault: Vault, tmp_path: Path) -> N
     assert snapshot(clone.root) == before
 
 
+@pytest.mark.slow
 def test_a_pruned_chunk_comes_back_from_git_history(pvault: Vault) -> None:
     report = prune(pvault, NOW, older_than_days=90, apply=True)
     path = report.pruned[0]["path"]

@@ -364,6 +364,7 @@ def dangling(text: str) -> int:
 
 @settings(max_examples=1000 if SLOW else 150, deadline=None)
 @given(documents)
+@pytest.mark.slow
 def test_property_redaction_never_raises_nests_or_changes_twice(text: str) -> None:
     tally("redaction property examples (Hypothesis)")
     result = redact(text)

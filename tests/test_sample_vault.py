@@ -29,11 +29,13 @@ def committed() -> dict[str, str]:
     return snapshot(SAMPLE)
 
 
+@pytest.mark.slow
 def test_the_sample_vault_is_what_its_script_builds(tmp_path: Path, committed: dict[str, str]) -> None:
     build_sample_vault(tmp_path / "sample")
     assert differences(committed, snapshot(tmp_path / "sample")) == [], HINT
 
 
+@pytest.mark.slow
 def test_compacting_a_copy_of_the_committed_chunks_gives_the_committed_tree(
     tmp_path: Path, committed: dict[str, str]
 ) -> None:
