@@ -220,7 +220,7 @@ class Compactor:
 
     def _delete_stale(self, paths: list[str]) -> None:
         """Summaries that cover nothing any more go last, once their parents are rebuilt without them:
-        a crash in between never leaves a parent citing a missing child (RELIABILITY.md I2). A parent
+        a crash in between never leaves a parent citing a missing child (docs/RELIABILITY.md I2). A parent
         that covers nothing either goes before its children, for the same reason. A child whose parent
         could not be rebuilt this run, or stays itself, stays until the parent goes."""
         kept = {unit for unit, _ in [*self.report.failed, *self.report.blocked]} | set(self.report.deferred)

@@ -3,10 +3,11 @@
     python -m compaction_tree.demo sample_vault     # (re)builds the committed sample_vault/
     memtree demo                                     # builds a scratch copy and shows what memtree does
 
-The build is deterministic: the chunks come from sample.py and compaction runs with the clock
-pinned to SAMPLE_NOW (the nightly run after the last session), so the files are the same on
-every machine, byte for byte. April is still open at that time: its days are summarized, its
-week is not, and ROOT.md covers it from the daily summaries.
+The build is deterministic: the chunks come from sample.py (its data file,
+data/sample_sessions.jsonl) and compaction runs with the clock pinned to SAMPLE_NOW (the
+nightly run after the last session), so the files are the same on every machine, byte for
+byte. April is still open at that time: its days are summarized, its week is not, and
+ROOT.md covers it from the daily summaries.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The LiteLLM summarizer: any model LiteLLM speaks to, used as a pure text transformer.
 
-What protects the vault (RELIABILITY.md §4.3, §5):
+What protects the vault (docs/RELIABILITY.md §4.3, §5):
 - memories enter the prompt only inside a data block whose delimiter is derived from the
   content's hash (an author cannot forge a delimiter that depends on their own text), and the
   system prompt says to report instructions found there, never to follow them;

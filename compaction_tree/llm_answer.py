@@ -1,5 +1,5 @@
 """What the model is asked and what is accepted back: the prompt around the data block, and the
-validation that turns an untrusted answer into a draft (RELIABILITY.md §4.3).
+validation that turns an untrusted answer into a draft (docs/RELIABILITY.md §4.3).
 
 The answer must be one JSON object of a fixed shape; every bullet and fact must cite ids of data
 lines that were sent. Anything else raises InvalidAnswer, and the caller re-asks or fails the unit.

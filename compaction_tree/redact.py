@@ -1,7 +1,7 @@
 """Secret redaction: known secret shapes become "[REDACTED:<rule>:<hash>]" before text is stored
 or put into a prompt.
 
-The rules and their post-filters follow RELIABILITY.md §6. Python's `re` backtracks, so every
+The rules and their post-filters follow docs/RELIABILITY.md §6. Python's `re` backtracks, so every
 pattern is written to stay linear on adversarial input (the S6 tests time them). `redact` runs in
 a cold process after every agent turn, so patterns are compiled on first use and a rule runs only
 when a literal it cannot match without occurs in the text.

@@ -1,6 +1,6 @@
 """The vault on disk: its layout, and the only code that writes, replaces or deletes its files.
 
-Durability rules (RELIABILITY.md §0):
+Durability rules (docs/RELIABILITY.md §0):
 - every replaced file goes through `atomic_write`: unique temp in the same folder, write, flush,
   fsync, `os.replace`, fsync the folder; the temp is removed on error;
 - raw chunks are create-only: published with `os.link`, so an existing name fails instead of

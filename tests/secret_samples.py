@@ -615,7 +615,7 @@ def wrap(text: str, width: int) -> list[str]:
     return [text[i : i + width] for i in range(0, len(text), width)]
 
 
-# --- adversarial inputs (RELIABILITY.md S6) ---------------------------------------------------
+# --- adversarial inputs (docs/RELIABILITY.md S6) ---------------------------------------------------
 
 
 def repeat(unit: str, size: int) -> str:

@@ -22,6 +22,9 @@ import pytest
 from bench import corpus
 from bench.bm25 import BM25Baseline, approx_tokens
 
+# bench/ scripts on generated corpora: part of the slow set (pytest -m '')
+pytestmark = pytest.mark.slow
+
 ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
 WORD = re.compile(r"[a-z0-9]+")
 

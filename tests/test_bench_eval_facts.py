@@ -21,6 +21,9 @@ from bench import eval_facts
 from compaction_tree.facts.records import Fact, Version
 from compaction_tree.summary import FactCandidate
 
+# bench/ scripts on generated corpora: part of the slow set (pytest -m '')
+pytestmark = pytest.mark.slow
+
 SEED, SPLIT, DAYS = 101, "test", 30
 DATA_LINE = re.compile(r"^\[(?P<id>[^\]\s]+)\] \d\d:\d\d ", re.MULTILINE)  # a chunk's line in a daily prompt
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import train_fact_model
+
+# bench/ scripts on generated corpora: part of the slow set (pytest -m '')
+pytestmark = pytest.mark.slow
 
 
 def test_the_committed_weights_are_what_the_dev_material_trains() -> None:

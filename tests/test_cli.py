@@ -541,6 +541,7 @@ def run_on_a_terminal(argv: list[str]) -> tuple[int, str]:
     return code, shown.decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_progress_bars_on_a_terminal_and_never_in_a_pipe(tmp_path: Path) -> None:
     from compaction_tree.ingest import add
 

@@ -146,6 +146,7 @@ def test_a_rerun_with_nothing_new_writes_zero_bytes(quarter: Vault) -> None:
     assert mtimes(quarter.root) == before
 
 
+@pytest.mark.slow
 def test_output_is_deterministic_byte_for_byte(tmp_path: Path) -> None:
     vaults = []
     for name in ("a", "b"):
@@ -156,6 +157,7 @@ def test_output_is_deterministic_byte_for_byte(tmp_path: Path) -> None:
     assert vaults[0] == vaults[1]
 
 
+@pytest.mark.slow
 def test_determinism_does_not_depend_on_hash_seeds(tmp_path: Path) -> None:
     """The same vault compacted in two processes with different PYTHONHASHSEED gives the same bytes."""
     v, _ = Vault.init(tmp_path / "seed", "UTC")

@@ -119,8 +119,38 @@ def test_the_readme_opens_with_the_two_commands() -> None:
     assert len(lines) == 2
     assert lines[0].endswith("memtree demo") and "pip install" in lines[0]
     assert "pytest" in lines[1] and "'.[dev]'" in lines[1]
+    tests = lines[1][lines[1].index("python -m pytest") :]
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
-    assert "python -m pytest -q" in ci  # CI runs the README's test command
+    assert f"{tests}\n" in ci  # CI runs the README's test command, options and all
+    assert "-m ''" in tests or '-m ""' in tests  # every test, the slow ones too (`pytest` alone skips them)
+
+
+RELIABILITY_ROW = re.compile(r"§\d+(?:\.\d+)?|\b[WCSL]\d+\b|\bI-?\d\b|\b\d\.\d\b")
+
+
+def cited_reliability_rows() -> dict[str, set[str]]:
+    """Each file that cites RELIABILITY.md, and the row ids (W2, I-3, S1-S11, §0.1, 5.2) it names there."""
+    root = README.parent
+    cited: dict[str, set[str]] = {}
+    for path in sorted([*root.glob("compaction_tree/**/*.py"), *root.glob("tests/**/*.py"), root / "pyproject.toml"]):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "RELIABILITY.md" in line and path != Path(__file__):
+                where = line.split("RELIABILITY.md", 1)[1].split(")")[0].split(":")[0]
+                cited.setdefault(str(path.relative_to(root)), set()).update(RELIABILITY_ROW.findall(where))
+                assert "docs/RELIABILITY.md" in line, f"{path}: cite docs/RELIABILITY.md, the copy in the repository"
+    return cited
+
+
+def test_the_reliability_promises_the_code_cites_are_in_the_repository() -> None:
+    doc = (README.parent / "docs" / "RELIABILITY.md").read_text(encoding="utf-8")
+    sections = {m.rstrip(".") for m in re.findall(r"^## (§[\d.]+)", doc, re.MULTILINE)}
+    sections |= {s.split(".")[0] for s in sections}  # §5 names §5.2 and §5.3 together
+    rows = set(re.findall(r"^\| ([WCSL]\d+|I-\d) \|", doc, re.MULTILINE)) | {"I1", "I2", "I3", "I4"}
+    known = rows | sections | {s.lstrip("§") for s in sections} | {f"§0.{n}" for n in range(1, 11)}
+    cited = cited_reliability_rows()
+    assert len(cited) > 15
+    missing = {path: sorted(ids - known) for path, ids in cited.items()}
+    assert {path: ids for path, ids in missing.items() if ids} == {}
 
 
 # ---------------------------------------------------------------- the reference tables
@@ -204,6 +234,7 @@ def walkthrough(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[st
     return folder, lines, [sh(line, folder, env).stdout for line in lines]
 
 
+@pytest.mark.slow
 def test_the_walkthrough_runs_as_written(walkthrough: tuple[Path, list[str], list[str]]) -> None:
     _, lines, outputs = walkthrough
     know = json.loads(outputs[lines.index(next(line for line in lines if "know" in line))])
@@ -212,6 +243,7 @@ def test_the_walkthrough_runs_as_written(walkthrough: tuple[Path, list[str], lis
     assert "Fly.io" in recall
 
 
+@pytest.mark.slow
 def test_the_vault_section_shows_the_files_memtree_writes(walkthrough: tuple[Path, list[str], list[str]]) -> None:
     folder, _, _ = walkthrough
     vault = section("The vault")
@@ -236,6 +268,7 @@ def test_the_vault_section_shows_the_files_memtree_writes(walkthrough: tuple[Pat
         ), (shown, line)
 
 
+@pytest.mark.slow
 def test_the_claude_code_hooks_run_as_a_shell_runs_them(tmp_path: Path) -> None:
     vault = tmp_path / "memory"
     recipe = code_blocks(section("Claude Code"), "json")[0]
@@ -304,6 +337,7 @@ def test_the_python_agent_example_runs(tmp_path: Path) -> None:
     assert (tmp_path / "agent-memory/memtree.yaml").exists()
 
 
+@pytest.mark.slow
 def test_the_nightly_block_runs_and_its_crontab_line_works(tmp_path: Path) -> None:
     env = shell_env(
         tmp_path,
@@ -328,6 +362,7 @@ def test_the_nightly_block_runs_and_its_crontab_line_works(tmp_path: Path) -> No
     assert "compacted: " in (memory / ".memtree/compact.log").read_text()
 
 
+@pytest.mark.slow
 def test_the_real_model_block_runs_against_an_openai_compatible_server(tmp_path: Path) -> None:
     from fakellm import FakeLLM
 
@@ -351,6 +386,7 @@ def test_the_real_model_block_runs_against_an_openai_compatible_server(tmp_path:
     assert "Deploys moved to Fly.io." in (tmp_path / "daily/2026-03-02.md").read_text()
 
 
+@pytest.mark.slow
 def test_the_demo_runs(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(BIN / "memtree"), "demo", "--dir", str(tmp_path / "demo")],

@@ -346,6 +346,7 @@ def test_the_sample_conversation_gives_facts_a_reader_would_trust() -> None:
     assert by_subject["deploy_production"].category == "constraint"
 
 
+@pytest.mark.slow
 def test_the_sample_conversation_gives_the_same_files_in_any_order() -> None:
     def files(found: tuple[Fact, ...]) -> list[str]:
         return [render_category(c, [f for f in found if f.category == c]) for c in facts.CATEGORIES]

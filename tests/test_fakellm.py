@@ -1,6 +1,6 @@
 """The fake OpenAI-compatible server, and what litellm 1.106.2 does against it.
 
-Each LiteLLM test pins one fact that memtree's LLM layer relies on (RELIABILITY.md 5.2/5.3):
+Each LiteLLM test pins one fact that memtree's LLM layer relies on (docs/RELIABILITY.md 5.2/5.3):
 how many HTTP requests one `completion()` makes, which exception each failure becomes, where
 `Retry-After` can be read, what costs and context sizes are known offline, how `mock_response`
 behaves. If an upgrade of litellm or openai changes a fact, its test fails here first.
@@ -31,8 +31,6 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 os.environ["LITELLM_MODE"] = "PRODUCTION"
 
 import httpx
-import litellm
-import openai
 from fakellm import (
     FakeLLM,
     content_policy_error,
@@ -49,7 +47,16 @@ from fakellm import (
     status,
 )
 
-litellm.suppress_debug_info = True
+
+@pytest.fixture(autouse=True, scope="module")
+def _litellm() -> None:
+    """Imports litellm (6-10 s) when a test here first runs, not when pytest collects every module."""
+    global litellm, openai
+    import litellm
+    import openai
+
+    litellm.suppress_debug_info = True
+
 
 # Makes the OpenAI SDK's own retries (when they happen) wait 1 ms instead of its 0.5-8 s backoff.
 FAST_RETRY = {"retry-after-ms": "1"}
@@ -682,6 +689,7 @@ def run_probe(local_cost_map: bool) -> dict[str, Any]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_import_time_and_no_network_with_local_cost_map() -> None:
     # a run costs 3-4 s, so only MEMTREE_SLOW=1 runs take the median of 3
     runs = [run_probe(local_cost_map=True) for _ in range(3 if os.environ.get("MEMTREE_SLOW") else 1)]
@@ -691,6 +699,7 @@ def test_import_time_and_no_network_with_local_cost_map() -> None:
     assert median < 10.0  # measured about 3.2 s on a 2-core machine: defer the import
 
 
+@pytest.mark.slow
 def test_import_without_local_cost_map_tries_the_network() -> None:
     run = run_probe(local_cost_map=False)
     assert ["socket.getaddrinfo", "raw.githubusercontent.com"] in run["at_import"]

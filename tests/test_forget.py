@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import pytest
 from helpers import memtree, snapshot
 from test_compaction import fill
 
@@ -112,6 +113,7 @@ def traces(root: Path, words: list[str]) -> list[str]:
     )
 
 
+@pytest.mark.slow
 def test_forget_leaves_the_vault_as_if_the_chunk_had_never_been_added(tmp_path: Path) -> None:
     """S9 end to end: summaries, facts/ (and their audit trail), ROOT.md and the derived index."""
     clean, _ = build(tmp_path / "clean", poisoned=False)

@@ -981,6 +981,7 @@ def test_chatgpt_citation_markers_are_removed(tmp_path: Path) -> None:
     assert [r.fields["text"] for r in records] == ["Rome has 2.8 million people. See the guide."]
 
 
+@pytest.mark.slow
 def test_a_big_claude_code_import_stays_fast(vault: Vault, tmp_path: Path) -> None:
     call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}
     lines: list[str | bytes | dict[str, Any]] = []

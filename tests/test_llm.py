@@ -588,6 +588,7 @@ def test_a_fact_repeated_from_a_forgotten_chunk_is_forgotten_through_every_day_i
     assert not [p for p in files if b"Mallory" in p.read_bytes()]
 
 
+@pytest.mark.slow
 def test_the_facts_shown_do_not_depend_on_the_process(tmp_path: Path) -> None:
     """Ties between facts naming equally rare words are broken the same way whatever the string hash seed."""
     script = f"""

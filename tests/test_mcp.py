@@ -109,6 +109,7 @@ class RawServer:
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+@pytest.mark.slow
 def test_the_initialize_handshake_answers_each_revision_clients_send(vault: Vault, version: str) -> None:
     server = RawServer(vault.root)
     answer = server.ask(
@@ -127,6 +128,7 @@ def test_the_initialize_handshake_answers_each_revision_clients_send(vault: Vaul
 
 
 @pytest.mark.parametrize(("mode", "version"), [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
+@pytest.mark.slow
 def test_the_sdk_client_connects_over_stdio_with_the_handshake_and_the_newer_revision(
     sample: Vault, mode: str, version: str
 ) -> None:
@@ -139,6 +141,7 @@ def test_the_sdk_client_connects_over_stdio_with_the_handshake_and_the_newer_rev
     session(stdio(sample.root), check, mode)
 
 
+@pytest.mark.slow
 def test_every_tool_over_stdio_and_the_server_writes_nothing_but_chunks(sample: Vault) -> None:
     before = snapshot(sample.root)
 
@@ -185,6 +188,7 @@ def test_every_tool_over_stdio_and_the_server_writes_nothing_but_chunks(sample: 
     assert len(new) == 1 and all(path.startswith("raw/") for path in new)  # the chunk added, nothing else
 
 
+@pytest.mark.slow
 def test_a_revision_the_server_does_not_know_gets_its_newest_handshake_revision(vault: Vault) -> None:
     server = RawServer(vault.root)
     offered = {"protocolVersion": "2099-01-01", "capabilities": {}, "clientInfo": {"name": "future", "version": "9"}}
@@ -192,6 +196,7 @@ def test_a_revision_the_server_does_not_know_gets_its_newest_handshake_revision(
     server.close()
 
 
+@pytest.mark.slow
 def test_the_readme_mcp_config_snippet_starts_a_server_that_answers(vault: Vault) -> None:
     readme = (SAMPLE.parent / "README.md").read_text(encoding="utf-8")
     part = readme.split("### MCP server", 1)[1].split("\n### ", 1)[0]
@@ -228,6 +233,7 @@ def test_without_the_mcp_package_the_command_says_how_to_install_it(vault: Vault
     assert "needs the mcp package" in done.stderr and "memtree[mcp]" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_adds_from_the_server_and_the_cli_at_once_all_land(vault: Vault) -> None:
     cli_texts = [f"cli turn {i} about the Brackenfell migration" for i in range(6)]
 
@@ -387,6 +393,7 @@ print(",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("litellm", "
 """
 
 
+@pytest.mark.slow
 def test_no_tool_imports_litellm_so_the_server_starts_and_answers_fast(sample: Vault) -> None:
     done = subprocess.run(
         [sys.executable, "-c", PROBE, str(sample.root)], capture_output=True, text=True, timeout=120, check=True

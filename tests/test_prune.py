@@ -129,6 +129,7 @@ def test_a_question_records_no_specifics_the_statement_beside_it_does() -> None:
     assert importance(row("why did the deploy fail?"), 0, 0).reasons == ("decision/failure/constraint",)
 
 
+@pytest.mark.slow
 def test_recall_counts_what_it_returns_and_prune_scores_it(pvault: Vault) -> None:
     found = recall(pvault, "coffee topic1", 300)
     assert found.sources
@@ -228,6 +229,7 @@ def test_a_late_chunk_on_a_pruned_day_never_rebuilds_its_summary_from_what_is_le
     assert (pvault.root / f"daily/{day}.md").read_bytes() == summary
 
 
+@pytest.mark.slow
 def test_a_fresh_clone_knows_what_was_pruned(pvault: Vault, tmp_path: Path) -> None:
     prune(pvault, NOW, older_than_days=90, apply=True)
     git(pvault.root, "add", "-A")
@@ -240,6 +242,7 @@ def test_a_fresh_clone_knows_what_was_pruned(pvault: Vault, tmp_path: Path) -> N
     assert snapshot(clone.root) == before
 
 
+@pytest.mark.slow
 def test_a_pruned_chunk_comes_back_from_git_history(pvault: Vault) -> None:
     report = prune(pvault, NOW, older_than_days=90, apply=True)
     path = report.pruned[0]["path"]

@@ -1,4 +1,4 @@
-"""Secret redaction: RELIABILITY.md S3 (true positives), S4 (false positives), S5 (truncated
+"""Secret redaction: docs/RELIABILITY.md S3 (true positives), S4 (false positives), S5 (truncated
 private keys), S6 (adversarial timing), plus idempotence and determinism.
 
 Every secret is generated at test time (tests/secret_samples.py); none is a literal here.
@@ -219,7 +219,7 @@ def test_s5_a_complete_block_then_a_truncated_one() -> None:
 # --- S6: adversarial input ----------------------------------------------------------------------
 
 SIZE = 1 << 20 if SLOW else 1 << 18
-BAR = 2.0 * SIZE / (1 << 20)  # RELIABILITY.md: < 2 s per MB per shape, all rules together
+BAR = 2.0 * SIZE / (1 << 20)  # docs/RELIABILITY.md: < 2 s per MB per shape, all rules together
 # Every rule's keyword, appended so that no rule is skipped by its prefilter.
 KEYWORDS = " " + " ".join(keyword for rule in RULES for keyword in rule.keywords)
 
@@ -364,6 +364,7 @@ def dangling(text: str) -> int:
 
 @settings(max_examples=1000 if SLOW else 150, deadline=None)
 @given(documents)
+@pytest.mark.slow
 def test_property_redaction_never_raises_nests_or_changes_twice(text: str) -> None:
     tally("redaction property examples (Hypothesis)")
     result = redact(text)

@@ -186,6 +186,7 @@ def many_topics(vault: Vault, days: int = 120, per_day: int = 6) -> None:
             )
 
 
+@pytest.mark.slow
 def test_root_never_exceeds_its_budget_and_never_cuts_an_entry(vault: Vault) -> None:
     many_topics(vault)
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
@@ -197,6 +198,7 @@ def test_root_never_exceeds_its_budget_and_never_cuts_an_entry(vault: Vault) -> 
 
 
 @pytest.mark.parametrize("budget", [400, 1000, 2000])
+@pytest.mark.slow
 def test_root_budget_is_configurable(vault: Vault, budget: int) -> None:
     many_topics(vault, days=40)
     config = (vault.root / "memtree.yaml").read_text().replace("root: 3000", f"root: {budget}")

@@ -12,6 +12,7 @@ from helpers import snapshot
 from compaction_tree.compaction import compact
 from compaction_tree.demo import SAMPLE_NOW, build_sample_vault
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.sample import _parse_sessions
 from compaction_tree.vault import Vault
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault"
@@ -28,11 +29,13 @@ def committed() -> dict[str, str]:
     return snapshot(SAMPLE)
 
 
+@pytest.mark.slow
 def test_the_sample_vault_is_what_its_script_builds(tmp_path: Path, committed: dict[str, str]) -> None:
     build_sample_vault(tmp_path / "sample")
     assert differences(committed, snapshot(tmp_path / "sample")) == [], HINT
 
 
+@pytest.mark.slow
 def test_compacting_a_copy_of_the_committed_chunks_gives_the_committed_tree(
     tmp_path: Path, committed: dict[str, str]
 ) -> None:
@@ -54,3 +57,13 @@ def test_the_sample_vault_is_useful(committed: dict[str, str]) -> None:
         assert theme in root, theme
     assert sum(1 for p in committed if p.startswith("raw/")) > 400
     assert {p.split("/")[0] for p in committed} >= {"raw", "daily", "weekly", "monthly", "facts", "ROOT.md"}
+
+
+def test_the_sample_data_file_refuses_a_split_session_or_an_unknown_speaker() -> None:
+    turn = '{{"session": "2026-01-05-{slug}", "start": "09:40", "speaker": "{speaker}", "text": "hi"}}'
+    kickoff, other = turn.format(slug="kickoff", speaker="user"), turn.format(slug="other", speaker="user")
+    assert [s.name for s in _parse_sessions([kickoff, kickoff, other])] == ["2026-01-05-kickoff", "2026-01-05-other"]
+    with pytest.raises(ValueError, match="line 3: session 2026-01-05-kickoff is split"):
+        _parse_sessions([kickoff, other, kickoff])
+    with pytest.raises(ValueError, match="line 1: speaker must be user or assistant"):
+        _parse_sessions([turn.format(slug="kickoff", speaker="system")])

@@ -1,1 +1,1 @@
-"""The reliability and security suite (RELIABILITY.md): see README.md in this folder."""
+"""The reliability and security suite (docs/RELIABILITY.md): see README.md in this folder."""

@@ -34,7 +34,7 @@ class Fixture:
 
 @pytest.fixture(scope="session")
 def month(tmp_path_factory: pytest.TempPathFactory) -> Fixture:
-    """30 days x 20 chunks (RELIABILITY.md C1's fixture vault)."""
+    """30 days x 20 chunks (docs/RELIABILITY.md C1's fixture vault)."""
     from .faults import counting_checkpoints
 
     base = tmp_path_factory.mktemp("month")
@@ -48,12 +48,10 @@ def month(tmp_path_factory: pytest.TempPathFactory) -> Fixture:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In the slow profile every test here runs with its full budget: all of them carry `slow`, so
-    `MEMTREE_SLOW=1 pytest tests/reliability -m slow` selects the whole suite."""
-    from .faults import SLOW
-
-    if SLOW:
-        here = Path(__file__).parent
-        for item in items:
-            if here in Path(str(item.fspath)).parents:
-                item.add_marker(pytest.mark.slow)
+    """This suite is sweeps (crash points, kills, faults, fuzzing, a state machine): every test here
+    carries `slow`, so a plain `pytest` leaves it out and `pytest -m ""` (CI) runs it. MEMTREE_SLOW=1
+    gives each its full budget: `MEMTREE_SLOW=1 pytest tests/reliability -m slow`."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.slow)

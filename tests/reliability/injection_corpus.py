@@ -1,4 +1,4 @@
-"""Prompt-injection payloads (RELIABILITY.md S8, OWASP LLM01): what a poisoned memory might say,
+"""Prompt-injection payloads (docs/RELIABILITY.md S8, OWASP LLM01): what a poisoned memory might say,
 and what a model that obeys it would answer. tests/reliability/test_security.py plants each one in
 a chunk and runs compaction through the LiteLLM path against a local server that obeys them.
 

@@ -1,4 +1,4 @@
-"""The invariants of RELIABILITY.md §2.3, as checks run after every crash, fault and hostile step.
+"""The invariants of docs/RELIABILITY.md §2.3, as checks run after every crash, fault and hostile step.
 
 I1 no raw chunk is deleted (memtree has no prune: compaction never deletes a chunk);
 I2 every id a summary cites is a live raw chunk or a lower-level summary;

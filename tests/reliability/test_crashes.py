@@ -1,4 +1,4 @@
-"""Crashes and faults (RELIABILITY.md C1-C4): a compaction stopped at every durable side effect,
+"""Crashes and faults (docs/RELIABILITY.md C1-C4): a compaction stopped at every durable side effect,
 killed at random times, or hit by I/O errors, always leaves a vault that loads, and a clean re-run
 gives the same files, byte for byte, as a run that was never interrupted."""
 

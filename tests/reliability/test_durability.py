@@ -1,4 +1,4 @@
-"""Durable writes and concurrency (RELIABILITY.md W1-W9, W11): the atomic writer's call order and
+"""Durable writes and concurrency (docs/RELIABILITY.md W1-W9, W11): the atomic writer's call order and
 failure behaviour, SIGKILLed rewrites, temp-file hygiene, create-only races, many writers beside
 the compactor, the flock lock, and symlinks and network filesystems refused."""
 
@@ -88,7 +88,7 @@ def test_w1_without_hard_links_create_only_falls_back_to_exclusive_create(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
 
 
-# RELIABILITY.md §0.1 (and STYLE.md): vault.py is the only module that writes, replaces or deletes
+# docs/RELIABILITY.md §0.1 (and STYLE.md): vault.py is the only module that writes, replaces or deletes
 # files. Each exception below is outside a vault's committed files, with why.
 WRITE_CALL = re.compile(
     r"\.write_(text|bytes)\(|\bopen\([^)]*[\"'][wax]b?\+?[\"']|\.open\([\"'][wax]|os\.(replace|rename|remove|unlink)\("

@@ -1,4 +1,4 @@
-"""C7: the code that reads vault files, fuzzed from the seeds RELIABILITY.md names (conflict markers,
+"""C7: the code that reads vault files, fuzzed from the seeds docs/RELIABILITY.md names (conflict markers,
 a BOM, NaN, duplicate keys, deep nesting, lone surrogates, invalid UTF-8, an empty file) plus a
 valid file of each kind: by atheris (coverage-guided, atheris_targets.py, in a child process) and by
 Hypothesis (structure-unaware, everywhere atheris has no wheel). Targets: the raw-chunk loader, the
@@ -90,7 +90,7 @@ def test_c7_id_check_and_redactor(text: str, data: bytes) -> None:
 DEEP = [b"[" * 100_000, b"{" * 100_000, b'{"a": ' * 50_000, b"- " * 50_000, b"&a [" * 20_000]
 # fast profile: 3,000 executions per target; slow: a million or two minutes, whichever comes first (the
 # YAML readers run a few hundred inputs a second once the corpus holds 16 KB documents);
-# MEMTREE_FUZZ_SECONDS=600 is the nightly budget of RELIABILITY.md
+# MEMTREE_FUZZ_SECONDS=600 is the nightly budget of docs/RELIABILITY.md
 SECONDS = int(os.environ.get("MEMTREE_FUZZ_SECONDS", "0")) or (120 if SLOW else 0)
 RUNS = 1_000_000 if SECONDS else 3_000
 needs_atheris = pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris has no wheel here")

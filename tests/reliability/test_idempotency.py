@@ -1,4 +1,4 @@
-"""Idempotency (RELIABILITY.md I-1 to I-8): no-op re-runs, two compactors at once, a kill after K of
+"""Idempotency (docs/RELIABILITY.md I-1 to I-8): no-op re-runs, two compactors at once, a kill after K of
 M calls, a kill before ROOT.md, chunks arriving during and after a run, clock edges, and `forget`
 (memtree's only deletion of chunks) interrupted and run twice."""
 

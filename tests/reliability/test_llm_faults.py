@@ -1,4 +1,4 @@
-"""LLM calls (RELIABILITY.md L1-L10, C6) beyond tests/test_llm.py: every LiteLLM exception class,
+"""LLM calls (docs/RELIABILITY.md L1-L10, C6) beyond tests/test_llm.py: every LiteLLM exception class,
 the attempt cap, cache keys and corrupt cache files, partial failure, hostile and broken answers,
 the split depth limit, the budget message, and prompts independent of directory order."""
 
@@ -254,7 +254,7 @@ def test_l2_a_hung_call_fails_its_unit_and_the_others_still_run(vault: Vault, mo
 
 
 def test_l2_retrying_stops_at_the_unit_deadline(vault: Vault) -> None:
-    """RELIABILITY.md 5.2: total wall time per unit <= 10 min. A server that keeps asking for 400 s
+    """docs/RELIABILITY.md 5.2: total wall time per unit <= 10 min. A server that keeps asking for 400 s
     waits gets one retry; a second wait would pass the deadline, so the unit fails there."""
     from fakellm import status
 

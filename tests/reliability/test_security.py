@@ -1,4 +1,4 @@
-"""Security (RELIABILITY.md S1-S11) beyond tests/test_redact.py and tests/test_forget.py: hostile ids
+"""Security (docs/RELIABILITY.md S1-S11) beyond tests/test_redact.py and tests/test_forget.py: hostile ids
 and topic names, secrets in the captured LLM prompt, a secret scan of a whole vault after a full
 workflow, a prompt-injection corpus against an obedient model, forgetting through the LLM path,
 hostile YAML, and a malformed-vault corpus through every command."""
