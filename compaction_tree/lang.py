@@ -14,6 +14,7 @@ other languages get the English lists only.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -137,3 +138,52 @@ def script_runs(token: str) -> list[str]:
         current, kind = current + char, script
     runs.append((kind, current))
     return [run for kind, run in runs if run and kind != "HIRAGANA"]
+
+
+SPECIFIC_ZIPF = 3.0  # one use in a million words or rarer: "pottery" 3.7, "Melanie" 3.5, "SSO" 2.4
+PHRASE_ZIPF_STEP = 1.0  # each word past the first makes a phrase about ten times rarer than its rarest word
+
+
+@cache
+def _frequencies(lang: str) -> dict[str, float]:
+    """wordfreq's words of lang used once in a million words or more (its "small" list): a rarer word
+    is specific whatever its exact frequency."""
+    try:
+        from wordfreq import get_frequency_dict
+    except ImportError:
+        return {}
+    return get_frequency_dict(lang, wordlist="small")
+
+
+@lru_cache(maxsize=65536)
+def zipf(name: str, langs: tuple[str, ...]) -> float:
+    """How common a topic's name is in general use, in the most common of langs (wordfreq's zipf: log10 of
+    uses per billion words; 0 for a word it does not list). Its words combine as wordfreq combines
+    them (1/f = sum of 1/f_i), which rates a phrase as its rarest word ("adoption agency" as
+    "adoption"): each further word lowers it by PHRASE_ZIPF_STEP."""
+    words = re.findall(r"\w+", name.casefold())
+    best = 0.0
+    for lang in langs:
+        freqs = [_frequencies(lang).get(word, 0.0) for word in words]
+        if words and all(freqs):
+            combined = 1 / sum(1 / f for f in freqs)
+            best = max(best, math.log10(combined) + 9 - PHRASE_ZIPF_STEP * (len(words) - 1))
+    return best
+
+
+def rarity(name: str, langs: tuple[str, ...]) -> float:
+    """How much a name stands out from general language, in (0, 1]: 1 for specific names ("SSO",
+    "pottery class", "Kafka"); a tenth for each zipf step above SPECIFIC_ZIPF ("photo" 0.01, "test" 0.006):
+    a word everybody uses says little about this memory, however often it comes up."""
+    return float(10 ** -max(0.0, zipf(name, langs) - SPECIFIC_ZIPF))
+
+
+def languages_of(texts: Sequence[str], share: float = 0.2) -> tuple[str, ...]:
+    """The languages at least share of the texts are written in (English when none is): what a vault's
+    topic names are measured against."""
+    from .text import WORD, fold
+
+    votes = Counter(detect([fold(m.group()) for m in WORD.finditer(text)][:DETECT_TOKENS]) for text in texts)
+    total = sum(votes.values())
+    found = sorted(lang for lang, n in votes.items() if total and n >= share * total)
+    return tuple(found) or ("en",)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .lang import DETECT_TOKENS, SPACELESS, detect, is_common, script_runs, without_particle
+from .lang import DETECT_TOKENS, SPACELESS, detect, is_common, languages_of, rarity, script_runs, without_particle
 from .summary import TopicStat
 from .text import STOPWORDS, WORD, bounded, content_tokens, fold, word_form
 
@@ -117,6 +117,7 @@ class Candidate:
     key: str
     surface: str  # the spelling as it appeared
     kind: str  # explicit, name, acronym, tech, pair, initial (a capitalized word opening a sentence), word
+    lang: str = "en"  # the chunk's language
 
 
 def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
@@ -126,7 +127,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
     def put(surface: str, kind: str) -> None:
         key = topic_key(surface)
         if key and (key not in found or _KIND_WEIGHT[kind] > _KIND_WEIGHT[found[key].kind]):
-            found[key] = Candidate(key, surface, kind)
+            found[key] = Candidate(key, surface, kind, lang)
 
     def put_name(run: list[str], opens_sentence: bool = False) -> None:
         # a run of capitalized words names something unless every word is generic ("Thanks", "Wow Great");
@@ -141,10 +142,10 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
         if run and not all(is_generic(word_form(t)) for t in run):
             put(" ".join(run[-3:]), "initial" if opens_sentence and len(run) == 1 else "name")
 
-    for topic in explicit:
-        put(topic, "explicit")
     text = _PATH.sub(".\n", bounded(text))  # C:\Users\ITMACOS\..., /home/me/...: where files are, not topics
     lang = detect([fold(m.group()) for m in itertools.islice(WORD.finditer(text), DETECT_TOKENS)])
+    for topic in explicit:
+        put(topic, "explicit")
 
     def is_generic(form: str) -> bool:  # in the chunk's own language too
         if lang in SPACELESS and len(form) >= 2 and not form.isascii():
@@ -206,12 +207,14 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     """
     df: Counter[str] = Counter()
     kinds: dict[str, str] = {}
+    langs: dict[str, Counter[str]] = defaultdict(Counter)
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     lowercase: set[str] = set()  # keys also written in lower case inside a sentence
     for chunk in per_chunk:
         for c in chunk:
             df[c.key] += 1
             surfaces[c.key][c.surface] += 1
+            langs[c.key][c.lang] += 1
             if _KIND_WEIGHT[c.kind] > _KIND_WEIGHT.get(kinds.get(c.key, "word"), 0) or c.key not in kinds:
                 kinds[c.key] = c.kind
             if c.kind in ("word", "pair") and c.surface.islower():
@@ -225,7 +228,10 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
         kind, count = kinds[key], df[key]
         if count < 2 and kind in ("pair", "word"):
             continue
-        scored.append((-(count * _KIND_WEIGHT[kind]), key))
+        # how distinctive, not how frequent: "photo" on every other line names nothing, "Luna" twice does;
+        # a topic given explicitly is the user's own label, taken as it is
+        rare = 1.0 if kind == "explicit" else rarity(display_name(surfaces[key]), (display_name(langs[key]),))
+        scored.append((-(count * _KIND_WEIGHT[kind] * rare), key))
     scored.sort()
     chosen: list[str] = []
     for _, key in scored:
@@ -265,7 +271,9 @@ def merge_topics(stats: Iterable[TopicStat], limit: int) -> tuple[TopicStat, ...
                 max(s.last for s in group),
             )
         )
-    combined.sort(key=lambda t: (-t.count, topic_key(t.name)))
+    # the period's most distinctive topics first: what it was about, not the words of every day
+    langs = languages_of([t.name for t in combined])
+    combined.sort(key=lambda t: (-t.count * rarity(t.name, langs), topic_key(t.name)))
     return tuple(combined[:limit])
 
 
