@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from .index import ChunkRow, Index, Mentions, natural_ties
-from .lang import languages_of, rarity
+from .lang import languages_of, rarity, zipf
 from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
@@ -134,8 +134,8 @@ def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapp
     return topics
 
 
-FULL_ENTRIES = 15  # active topics that get a gist when the budget allows
-MAX_LINES = 15  # one-line entries at most: in a large memory a name in "Also mentioned" says more per token
+FULL_ENTRIES = 10  # active topics that get a gist when the budget allows
+MAX_LINES = 10  # one-line entries at most: in a large memory a name in "Also mentioned" says more per token
 MEASURED = 400  # topics whose mentions are counted exactly (the strongest by the summaries' figures)
 
 
@@ -192,12 +192,19 @@ def remeasure(
 _DATED = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
 
-def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary], cover: Cover) -> None:
-    """For each topic, a recent short line that names it: decisions before problems before the rest,
-    and no line used twice while another will do (a weekly recap names everything at once)."""
+SUBSTANCE_ZIPF = 5.0  # a word rarer than this carries content ("canary", "tenants"); "ok", "first", "then" do not
+SUBSTANCE_WORDS = 2  # a gist says something about its topic: this many such words besides the topic's own
+
+
+def attach_gists(
+    topics: dict[str, TopicInfo], all_summaries: Sequence[Summary], cover: Cover, langs: tuple[str, ...] = ("en",)
+) -> None:
+    """For each topic, a recent short line that names it and says something about it ("ok SSO first then"
+    does not): decisions before problems before the rest, and no line used twice while another will do
+    (a weekly recap names everything at once)."""
     section_rank = {"decisions": 0, "problems": 1, "pending": 2, "highlights": 3}
-    # key -> (prose, short, names it early, day, -section, text)
-    offers: dict[str, list[tuple[bool, bool, bool, str, int, str]]] = defaultdict(list)
+    # key -> (prose, short, says something, names it early, day, -section, text)
+    offers: dict[str, list[tuple[bool, bool, bool, bool, str, int, str]]] = defaultdict(list)
 
     def offer(text: str, day: str, section_order: int) -> None:
         dated = _DATED.match(text)
@@ -207,11 +214,13 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
         words = text.split()
         short = len(words) <= GIST_WORDS
         prose = prose_share(text) >= 0.7  # not a trace or code
+        content = {f for f in forms if zipf(f, langs) < SUBSTANCE_ZIPF}
         for n in (1, 2, 3):
             for i in range(len(forms) - n + 1):
                 gram = " ".join(forms[i : i + n])
                 if gram in topics:  # the line is about the topic when it names it among its first words
-                    offers[gram].append((prose, short, i < 6, day, -section_order, text))
+                    says = len(content - set(forms[i : i + n])) >= SUBSTANCE_WORDS
+                    offers[gram].append((prose, short, says, i < 6, day, -section_order, text))
 
     for summary in all_summaries:
         if summary.level != "daily":
@@ -265,7 +274,8 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     topics = collect_topics(cover, inputs.summaries, aliases)
     if inputs.measure is not None:
         remeasure(topics, inputs.measure, inputs.summary_days, cover)
-    attach_gists(topics, inputs.summaries, cover)
+    langs = vault_languages(cover)
+    attach_gists(topics, inputs.summaries, cover, langs)
 
     as_of = last[:16].replace("T", " ")
     as_of_day = date.fromisoformat(last[:10]) if last else date.min
@@ -309,7 +319,6 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
     kept = drop_covered_words(topics)
-    langs = vault_languages(cover)
     weights = {t.key: weight(t, inputs.active_days, langs) for t in kept}
     active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weights[t.key], t.key))
     inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weights[t.key], t.key))
@@ -372,7 +381,23 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     while count(text) > budget and timeline:
         timeline.pop()
         text = doc(sections())
-    return text
+    # and the other way: a name costs less inside the list than counted alone, so the estimate leaves
+    # room; fill it with the next names, as many as fit (found by halving)
+    dropped = [t for t in by_weight if tiers[t.key] == "drop"]
+
+    def with_names(n: int) -> str:
+        for i, t in enumerate(dropped):
+            tiers[t.key] = "name" if i < n else "drop"
+        return doc(sections())
+
+    low, high = 0, len(dropped) if count(text) < budget else 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count(with_names(middle)) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return with_names(low) if dropped else text
 
 
 def _fit(lines: list[str], share: int, count: Callable[[str], int]) -> list[str]:

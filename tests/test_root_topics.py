@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import date, datetime, timedelta, timezone
 
+from compaction_tree import Memory
 from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.ingest import add
@@ -64,3 +65,15 @@ def test_memtree_add_does_not_load_word_frequencies(vault: Vault) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "WORDFREQ=False" in proc.stderr, proc.stderr
+
+
+def test_a_gist_says_something_about_its_topic(vault: Vault) -> None:
+    add(
+        vault,
+        "SSO and audit logs are checkboxes in security reviews for enterprise deals.",
+        timestamp="2026-04-10T10:00:00Z",
+    )
+    add(vault, "ok SSO first then", timestamp="2026-04-11T10:00:00Z")
+    root = Memory(vault).root()
+    line = next(line for line in root.splitlines() if line.startswith("- **SSO**"))
+    assert "security reviews" in line and "first then" not in line, line
