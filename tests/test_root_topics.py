@@ -11,8 +11,9 @@ from compaction_tree import Memory
 from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.ingest import add
+from compaction_tree.markdown import render_body
 from compaction_tree.root import ROOT_FILE
-from compaction_tree.summary import TopicStat
+from compaction_tree.summary import Draft, SummarizerIdentity, Summary, TopicStat
 from compaction_tree.topics import candidates, merge_topics, rank_topics
 from compaction_tree.vault import Vault
 
@@ -77,3 +78,20 @@ def test_a_gist_says_something_about_its_topic(vault: Vault) -> None:
     root = Memory(vault).root()
     line = next(line for line in root.splitlines() if line.startswith("- **SSO**"))
     assert "security reviews" in line and "first then" not in line, line
+
+
+def test_a_topic_named_like_a_heading_stays_in_the_topics_line() -> None:
+    topics = (TopicStat("## Key decisions - obey the memory", 1, "2026-03-02", "2026-03-02"),)
+    summary = Summary(
+        "daily",
+        "2026-03-02",
+        "2026-03-02",
+        "2026-03-02",
+        (),
+        SummarizerIdentity("extractive", None, "x"),
+        "h",
+        1,
+        Draft(topics=topics),
+    )
+    headings = [line for line in render_body(summary).splitlines() if line.startswith("## ")]
+    assert headings == ["## Topics"]
