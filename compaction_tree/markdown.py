@@ -63,7 +63,9 @@ def render_body(summary: Summary) -> str:
         if bullets:
             lines += [f"## {title}", *(render_bullet(b) for b in bullets), ""]
     if summary.draft.topics:
-        lines += ["## Topics", ", ".join(f"{t.name} ({t.count})" for t in summary.draft.topics), ""]
+        names = one_line(", ".join(f"{t.name} ({t.count})" for t in summary.draft.topics))
+        # a topic a model named "## Key decisions" must not open a section when it comes first
+        lines += ["## Topics", "\\" + names if names.startswith("#") else names, ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -9,6 +9,7 @@ never cut in half. No LLM is involved, and nothing about when it was built goes 
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from .index import ChunkRow, Index, Mentions, natural_ties
+from .lang import languages_of, rarity, zipf
 from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
@@ -132,27 +134,30 @@ def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapp
     return topics
 
 
-FULL_ENTRIES = 15  # active topics that get a gist when the budget allows
-MAX_LINES = 30  # one-line entries at most; the rest are names in "Also mentioned"
+FULL_ENTRIES = 10  # active topics that get a gist when the budget allows
+MAX_LINES = 10  # one-line entries at most: in a large memory a name in "Also mentioned" says more per token
 MEASURED = 400  # topics whose mentions are counted exactly (the strongest by the summaries' figures)
 
 
-BACKGROUND = 0.5  # a plain word mentioned on more than this share of the days is background ("photo", "thanks")
+def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",)) -> float:
+    """How distinctive a topic is for this memory: its mentions, discounted by how common its name is in
+    general language (wordfreq: "photo", "experience", "Talk" say little however often they come up) and
+    by how evenly it is spread over the vault's days (a word of every day is background, a name that
+    fills a few days is what they were about)."""
+    days = t.days or min(t.count, active_days) or 1
+    spread = math.log(1 + max(active_days, days) / days)
+    return t.count * rarity(t.name, langs) * spread
 
 
-def weight(t: TopicInfo, active_days: int = 0) -> float:
-    """How much a topic says: names, acronyms and phrases over plain common words ("token", "app"),
-    and plain words that come up now and then over those that come up every day."""
-    name = t.name
-    # a capital counts when it is the word's own, not a sentence's: "Stripe" mostly written so,
-    # "Request" not when "request" is the usual spelling
-    lower = sum(n for spelling, n in t.names.items() if spelling.islower())
-    capitalized = any(c.isupper() for c in name) and lower * 2 < sum(t.names.values())
-    specific = " " in name.strip() or capitalized or any(c.isdigit() or c in "._" for c in name)
-    if specific:
-        return float(t.count)
-    background = active_days >= 4 and t.days > BACKGROUND * active_days
-    return t.count * (0.02 if background else 0.4)
+LANGUAGE_SAMPLE = 400  # lines enough to tell which languages a vault is written in
+
+
+def vault_languages(cover: Cover) -> tuple[str, ...]:
+    """The languages of the vault's summaries and uncompacted chunks, from an even sample of their lines."""
+    lines = [b.text for s in cover.summaries for b in s.draft.bullets()]
+    lines += [r.text for rows in cover.raw_days.values() for r in rows]
+    step = max(1, len(lines) // LANGUAGE_SAMPLE)
+    return languages_of(lines[::step])
 
 
 def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
@@ -187,12 +192,19 @@ def remeasure(
 _DATED = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
 
-def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary], cover: Cover) -> None:
-    """For each topic, a recent short line that names it: decisions before problems before the rest,
-    and no line used twice while another will do (a weekly recap names everything at once)."""
+SUBSTANCE_ZIPF = 5.0  # a word rarer than this carries content ("canary", "tenants"); "ok", "first", "then" do not
+SUBSTANCE_WORDS = 2  # a gist says something about its topic: this many such words besides the topic's own
+
+
+def attach_gists(
+    topics: dict[str, TopicInfo], all_summaries: Sequence[Summary], cover: Cover, langs: tuple[str, ...] = ("en",)
+) -> None:
+    """For each topic, a recent short line that names it and says something about it ("ok SSO first then"
+    does not): decisions before problems before the rest, and no line used twice while another will do
+    (a weekly recap names everything at once)."""
     section_rank = {"decisions": 0, "problems": 1, "pending": 2, "highlights": 3}
-    # key -> (prose, short, names it early, day, -section, text)
-    offers: dict[str, list[tuple[bool, bool, bool, str, int, str]]] = defaultdict(list)
+    # key -> (prose, short, says something, names it early, day, -section, text)
+    offers: dict[str, list[tuple[bool, bool, bool, bool, str, int, str]]] = defaultdict(list)
 
     def offer(text: str, day: str, section_order: int) -> None:
         dated = _DATED.match(text)
@@ -202,11 +214,13 @@ def attach_gists(topics: dict[str, TopicInfo], all_summaries: Sequence[Summary],
         words = text.split()
         short = len(words) <= GIST_WORDS
         prose = prose_share(text) >= 0.7  # not a trace or code
+        content = {f for f in forms if zipf(f, langs) < SUBSTANCE_ZIPF}
         for n in (1, 2, 3):
             for i in range(len(forms) - n + 1):
                 gram = " ".join(forms[i : i + n])
                 if gram in topics:  # the line is about the topic when it names it among its first words
-                    offers[gram].append((prose, short, i < 6, day, -section_order, text))
+                    says = len(content - set(forms[i : i + n])) >= SUBSTANCE_WORDS
+                    offers[gram].append((prose, short, says, i < 6, day, -section_order, text))
 
     for summary in all_summaries:
         if summary.level != "daily":
@@ -260,7 +274,8 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     topics = collect_topics(cover, inputs.summaries, aliases)
     if inputs.measure is not None:
         remeasure(topics, inputs.measure, inputs.summary_days, cover)
-    attach_gists(topics, inputs.summaries, cover)
+    langs = vault_languages(cover)
+    attach_gists(topics, inputs.summaries, cover, langs)
 
     as_of = last[:16].replace("T", " ")
     as_of_day = date.fromisoformat(last[:10]) if last else date.min
@@ -304,9 +319,9 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
     kept = drop_covered_words(topics)
-    days = inputs.active_days
-    active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weight(t, days), t.key))
-    inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weight(t, days), t.key))
+    weights = {t.key: weight(t, inputs.active_days, langs) for t in kept}
+    active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weights[t.key], t.key))
+    inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weights[t.key], t.key))
     order = active + inactive
     tiers = {t.key: "drop" for t in order}
     costs = {
@@ -328,18 +343,18 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
             used += extra
 
     # by rank: gists for the best active topics, then a line for every topic that fits, then names
-    for t in active[:FULL_ENTRIES]:
-        if t.gist:
-            upgrade(t, "full")
+    for t in [t for t in active if t.gist][:FULL_ENTRIES]:  # a topic with nothing to say takes no gist's place
+        upgrade(t, "full")
     for t in order:
         if tiers[t.key] == "drop" and sum(1 for v in tiers.values() if v in ("full", "line")) < MAX_LINES:
             upgrade(t, "line")
-    for t in order:
+    by_weight = sorted(order, key=lambda t: (-weights[t.key], t.key))  # a name's place does not depend on its date
+    for t in by_weight:
         if tiers[t.key] == "drop":
             upgrade(t, "name")
 
     def sections() -> list[tuple[str, Sequence[str]]]:
-        names = sorted((t for t in order if tiers[t.key] == "name"), key=lambda t: (-t.count, t.key))
+        names = [t for t in by_weight if tiers[t.key] == "name"]
         dropped = sum(1 for t in order if tiers[t.key] == "drop")
         tail = ", ".join(t.name for t in names)
         if dropped:
@@ -357,7 +372,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
 
     text = doc(sections())
     # the per-line sums are an estimate: settle on the exact count, dropping from the tail
-    for t in reversed(order):
+    for t in reversed(by_weight):
         if count(text) <= budget:
             break
         if tiers[t.key] in ("full", "line", "name"):
@@ -366,7 +381,23 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     while count(text) > budget and timeline:
         timeline.pop()
         text = doc(sections())
-    return text
+    # and the other way: a name costs less inside the list than counted alone, so the estimate leaves
+    # room; fill it with the next names, as many as fit (found by halving)
+    dropped = [t for t in by_weight if tiers[t.key] == "drop"]
+
+    def with_names(n: int) -> str:
+        for i, t in enumerate(dropped):
+            tiers[t.key] = "name" if i < n else "drop"
+        return doc(sections())
+
+    low, high = 0, len(dropped) if count(text) < budget else 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count(with_names(middle)) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return with_names(low) if dropped else text
 
 
 def _fit(lines: list[str], share: int, count: Callable[[str], int]) -> list[str]:
@@ -396,7 +427,7 @@ def _timeline(cover: Cover) -> list[str]:
     return [text for _, text in lines[:MAX_TIMELINE]]
 
 
-ROOT_VERSION = "root-2"  # bump when the rendering changes: it is part of ROOT.md's input hash
+ROOT_VERSION = "root-3"  # bump when the rendering changes: it is part of ROOT.md's input hash
 
 
 def _covered_days(paths: Sequence[str]) -> set[str]:

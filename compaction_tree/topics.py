@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .lang import DETECT_TOKENS, SPACELESS, detect, is_common, languages_of, rarity, script_runs, without_particle
 from .summary import TopicStat
 from .text import STOPWORDS, WORD, bounded, content_tokens, fold, word_form
 
@@ -69,7 +70,34 @@ def generic_words() -> frozenset[str]:
 
 
 def is_generic(form: str) -> bool:
+    """Generic in English (see lang.py for the other languages)."""
     return form in generic_words() or len(form) < 3 or form.isdigit()
+
+
+_is_generic = is_generic  # candidates() shadows the name with its language-aware version
+
+# a file path: its folders are capitalized words ("C Users ITMACOS"), user names, but no topic
+_PATH = re.compile(
+    r"(?<![\w/])(?:[A-Za-z]:[\\/]|~/|\\\\)[^\s\"'`<>|]*"  # C:\Users\..., ~/..., \\server\share
+    r"|\S*\\\S*"  # anything with a backslash
+    r"|(?<![\w/:])(?:/[^\s/\"'`<>|]+){4,}/?"  # /home/me/code/app: deeper than an API route (/api/auth/refresh)
+)
+
+
+def _named(token: str) -> bool:
+    """An identifier names something when it has a word in it: pg_dump, fly.io, useEffect, not a_1 or x1."""
+    return any(len(part) >= 3 and part.isalpha() for part in re.split(r"[._\d]+|(?<=[a-z])(?=[A-Z])", token))
+
+
+def _words(sentence: str, lang: str) -> list[str]:
+    """The sentence's words as topics see them: Japanese and Chinese cut at script changes, Korean
+    words without their particles."""
+    words = [m.group() for m in WORD.finditer(sentence)]
+    if lang in ("ja", "zh"):
+        return [run for word in words for run in script_runs(word)]
+    if lang == "ko":
+        return [w if is_common(fold(w), lang) else without_particle(w, lang) for w in words]
+    return words
 
 
 def topic_key(name: str, aliases: Mapping[str, str] = BUILTIN_ALIASES) -> str:
@@ -89,6 +117,7 @@ class Candidate:
     key: str
     surface: str  # the spelling as it appeared
     kind: str  # explicit, name, acronym, tech, pair, initial (a capitalized word opening a sentence), word
+    lang: str = "en"  # the chunk's language
 
 
 def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
@@ -98,7 +127,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
     def put(surface: str, kind: str) -> None:
         key = topic_key(surface)
         if key and (key not in found or _KIND_WEIGHT[kind] > _KIND_WEIGHT[found[key].kind]):
-            found[key] = Candidate(key, surface, kind)
+            found[key] = Candidate(key, surface, kind, lang)
 
     def put_name(run: list[str], opens_sentence: bool = False) -> None:
         # a run of capitalized words names something unless every word is generic ("Thanks", "Wow Great");
@@ -106,17 +135,28 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
         # One capitalized word that opens a sentence may be a name ("Stripe webhooks need...") or
         # not ("Congrats on...", "Cherish it"): it weighs less, and a real name shows its capital
         # elsewhere too.
-        while run and fold(run[0]) in STOPWORDS:
+        while run and stopword(run[0]):
             run = run[1:]
-        while run and fold(run[-1]) in STOPWORDS:
+        while run and stopword(run[-1]):
             run = run[:-1]
         if run and not all(is_generic(word_form(t)) for t in run):
             put(" ".join(run[-3:]), "initial" if opens_sentence and len(run) == 1 else "name")
 
+    text = _PATH.sub(".\n", bounded(text))  # C:\Users\ITMACOS\..., /home/me/...: where files are, not topics
+    lang = detect([fold(m.group()) for m in itertools.islice(WORD.finditer(text), DETECT_TOKENS)])
     for topic in explicit:
         put(topic, "explicit")
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", bounded(text)):
-        tokens = [m.group() for m in WORD.finditer(sentence)]
+
+    def is_generic(form: str) -> bool:  # in the chunk's own language too
+        if lang in SPACELESS and len(form) >= 2 and not form.isascii():
+            return form in generic_words() or is_common(form, lang)
+        return _is_generic(form) or is_common(form, lang)
+
+    def stopword(token: str) -> bool:
+        return fold(token) in STOPWORDS or is_common(fold(token), lang)
+
+    for sentence in re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text):
+        tokens = _words(sentence, lang)
         run: list[str] = []
         run_start = 0
         previous = ""
@@ -131,9 +171,9 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
                     put_name(run, run_start == 0)
                 run, previous = [], ""
                 continue
-            if _ACRONYM.fullmatch(token) and form not in generic_words():
+            if _ACRONYM.fullmatch(token) and form not in generic_words() and not is_common(form, lang):
                 put(token, "acronym")  # AI, CI, JWT, CORS (two letters are fine when written in capitals)
-            elif _TECH.fullmatch(token) and not generic and not token[0].isdigit():
+            elif _TECH.fullmatch(token) and not generic and not token[0].isdigit() and _named(token):
                 put(token, "tech")
             # the first word of a sentence is capitalized anyway: it may start a name only if not generic
             if token[0].isupper() and not (i == 0 and generic):
@@ -143,7 +183,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
             else:
                 put_name(run, run_start == 0)
                 run = []
-            if not generic and fold(token) not in STOPWORDS and not token[0].isdigit():
+            if not generic and not stopword(token) and not token[0].isdigit():
                 # a sentence's capital says nothing about the word: "Request" opening a sentence is "request"
                 put(token.lower() if i == 0 and token[1:].islower() else token, "word")
                 if previous:
@@ -167,12 +207,14 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     """
     df: Counter[str] = Counter()
     kinds: dict[str, str] = {}
+    langs: dict[str, Counter[str]] = defaultdict(Counter)
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     lowercase: set[str] = set()  # keys also written in lower case inside a sentence
     for chunk in per_chunk:
         for c in chunk:
             df[c.key] += 1
             surfaces[c.key][c.surface] += 1
+            langs[c.key][c.lang] += 1
             if _KIND_WEIGHT[c.kind] > _KIND_WEIGHT.get(kinds.get(c.key, "word"), 0) or c.key not in kinds:
                 kinds[c.key] = c.kind
             if c.kind in ("word", "pair") and c.surface.islower():
@@ -186,7 +228,10 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
         kind, count = kinds[key], df[key]
         if count < 2 and kind in ("pair", "word"):
             continue
-        scored.append((-(count * _KIND_WEIGHT[kind]), key))
+        # how distinctive, not how frequent: "photo" on every other line names nothing, "Luna" twice does;
+        # a topic given explicitly is the user's own label, taken as it is
+        rare = 1.0 if kind == "explicit" else rarity(display_name(surfaces[key]), (display_name(langs[key]),))
+        scored.append((-(count * _KIND_WEIGHT[kind] * rare), key))
     scored.sort()
     chosen: list[str] = []
     for _, key in scored:
@@ -226,7 +271,9 @@ def merge_topics(stats: Iterable[TopicStat], limit: int) -> tuple[TopicStat, ...
                 max(s.last for s in group),
             )
         )
-    combined.sort(key=lambda t: (-t.count, topic_key(t.name)))
+    # the period's most distinctive topics first: what it was about, not the words of every day
+    langs = languages_of([t.name for t in combined])
+    combined.sort(key=lambda t: (-t.count * rarity(t.name, langs), topic_key(t.name)))
     return tuple(combined[:limit])
 
 

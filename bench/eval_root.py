@@ -1,0 +1,90 @@
+"""What ROOT.md names: membench's awareness probes (memtree_root) on LoCoMo dev vaults, with and
+without distractors, ROOT.md rendered in process by the code under test.
+
+Run (from the project root):
+  .venv/bin/python bench/eval_root.py                      # each dev conversation alone, then both
+  .venv/bin/python bench/eval_root.py --noise 14           # both + bench/corpus.py distractors (~150K tokens)
+  .venv/bin/python bench/eval_root.py --show               # also print the top topics (quotes the data)
+
+Vaults are built once under --work (import + compact by the CLI) and reused: a change to ROOT.md's
+ranking is measured without rebuilding; a change to the summaries' topics needs --rebuild.
+Present probes are short phrases from a conversation's answers and its recurring names; absent ones
+are membench's everyday topics that occur nowhere in the vault (distractors included). shown = the
+share of present probes ROOT.md names, fp = the share of absent ones it names. Never point --data at
+LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes no data unless --show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parents[2] / "shared" / "tools"))
+
+import membench as mb  # noqa: E402
+
+from bench.eval_scale import build, distractors  # noqa: E402
+from compaction_tree.index import Index  # noqa: E402
+from compaction_tree.root import root_text  # noqa: E402
+
+
+def probes_for(locomo: list[mb.Conversation], noise: mb.Conversation | None, seed: int) -> list[mb.Probe]:
+    """membench's probes for the LoCoMo conversations as one memory; absent ones also absent from the noise."""
+    memory = mb.Memory(locomo, combined=True)
+    probes = mb.build_probes(locomo, [memory], 30, seed)
+    if noise is None:
+        return probes
+    noise_text = mb.conversation_text(noise)
+    return [p for p in probes if p.label == "present" or not mb.mentions(noise_text, p.topic)]
+
+
+def score(root: str, probes: list[mb.Probe]) -> tuple[int, float, float]:
+    text = mb.normalize(root)
+    present = [mb.mentions(text, p.topic) for p in probes if p.label == "present"]
+    absent = [mb.mentions(text, p.topic) for p in probes if p.label != "present"]
+    return len(present), sum(present) / max(1, len(present)), sum(absent) / max(1, len(absent))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
+    parser.add_argument("--noise", type=int, default=0, help="distractor chunks a day, on average (0: none)")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/memtree-eval-root"))
+    parser.add_argument("--seeds", type=int, default=3, help="probe samples averaged")
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print ROOT.md's topic lines (quotes the data)")
+    args = parser.parse_args()
+    convs = mb.load_locomo(args.data)
+    sets = [[c] for c in convs] + ([convs] if len(convs) > 1 else [])
+    if args.noise:
+        sets = [convs]
+    noise = distractors(args.noise) if args.noise else None
+    count = mb.TokenCounter("auto", 30)
+    print(f"{'vault':28} {'tokens':>8} {'present':>7} {'shown':>6} {'fp':>6} {'root tok':>8}")
+    for locomo in sets:
+        name = "+".join(c.key for c in locomo) + (f"+noise{args.noise}" if noise else "")
+        work = args.work / name
+        if args.rebuild and work.exists():
+            shutil.rmtree(work)
+        memory = mb.Memory(locomo + ([noise] if noise else []), combined=True)
+        vault, _ = build(memory, work)
+        with Index(vault) as index:
+            index.sync()
+            root = root_text(vault, index)
+        shown, fps, n = [], [], 0
+        for seed in range(args.seeds):
+            n, s, f = score(root, probes_for(locomo, noise, 13 + seed))
+            shown.append(s)
+            fps.append(f)
+        tokens = sum(count(c.text) for c in memory.chunks)
+        print(f"{name:28} {tokens:8,} {n:7} {sum(shown) / len(shown):6.3f} {sum(fps) / len(fps):6.3f} {count(root):8}")
+        if args.show:
+            print("\n".join(line for line in root.splitlines() if line.startswith("- ") or len(line) > 200))
+
+
+if __name__ == "__main__":
+    main()

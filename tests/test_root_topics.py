@@ -1,0 +1,97 @@
+"""ROOT.md names what is distinctive for this memory: a topic's mentions weigh by how rare its name is
+in general language (wordfreq) and how few of the vault's days it fills, not by raw counts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import date, datetime, timedelta, timezone
+
+from compaction_tree import Memory
+from compaction_tree.compaction import compact
+from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.ingest import add
+from compaction_tree.markdown import render_body
+from compaction_tree.root import ROOT_FILE
+from compaction_tree.summary import Draft, SummarizerIdentity, Summary, TopicStat
+from compaction_tree.topics import candidates, merge_topics, rank_topics
+from compaction_tree.vault import Vault
+
+NOW = datetime(2026, 4, 20, tzinfo=timezone.utc)
+
+
+def test_a_rare_name_said_twice_outranks_a_word_of_every_line() -> None:
+    lines = [
+        "Here is a photo of the lake.",
+        "Another photo from the trip, what an experience.",
+        "A photo of the pottery class I took with Luna.",
+        "Luna loved the pottery too, photo attached.",
+        "A photo of dinner, great experience.",
+        "One more photo of the dog.",
+    ]
+    ranked = [key for key, _, _ in rank_topics([candidates(line) for line in lines], 5)]
+    assert ranked[:2] == ["luna", "pottery"], ranked
+
+
+def test_a_period_is_about_its_distinctive_topics() -> None:
+    stats = [TopicStat("photo", 30, "2026-03-01", "2026-03-30"), TopicStat("Zanzibar", 4, "2026-03-10", "2026-03-12")]
+    assert [t.name for t in merge_topics(stats, 5)] == ["Zanzibar", "photo"]
+
+
+def _active_names(text: str) -> list[str]:
+    active = text.split("## Active topics", 1)[1].split("\n## ", 1)[0]
+    return [line[4:].split("**", 1)[0] for line in active.splitlines() if line.startswith("- **")]
+
+
+def test_common_phrases_do_not_lead_the_index(vault: Vault) -> None:
+    start = date(2026, 3, 20)
+    for d in range(12):
+        when = datetime(start.year, start.month, start.day, 10, tzinfo=timezone.utc) + timedelta(days=d)
+        add(vault, f"Hard work pays off, and hard work on day {d} was fun.", timestamp=when.isoformat())
+        add(vault, "Good morning! Hard work again today.", timestamp=(when + timedelta(minutes=5)).isoformat())
+        if d in (3, 4):
+            add(vault, "We booked the Zanzibar trip with Marisol.", timestamp=(when + timedelta(minutes=9)).isoformat())
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    names = _active_names((vault.root / ROOT_FILE).read_text("utf-8"))
+    assert names[:2] and set(names[:2]) <= {"Zanzibar", "Marisol", "Zanzibar trip"}, names
+    assert "hard work" in [n.lower() for n in names]  # still named, just not first
+
+
+def test_memtree_add_does_not_load_word_frequencies(vault: Vault) -> None:
+    code = (
+        "import sys\nfrom compaction_tree.cli import main\n"
+        f"sys.argv = ['memtree', '--vault', {str(vault.root)!r}, 'add', 'We chose Kafka for the event bus.']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write('WORDFREQ=' + str('wordfreq' in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "WORDFREQ=False" in proc.stderr, proc.stderr
+
+
+def test_a_gist_says_something_about_its_topic(vault: Vault) -> None:
+    add(
+        vault,
+        "SSO and audit logs are checkboxes in security reviews for enterprise deals.",
+        timestamp="2026-04-10T10:00:00Z",
+    )
+    add(vault, "ok SSO first then", timestamp="2026-04-11T10:00:00Z")
+    root = Memory(vault).root()
+    line = next(line for line in root.splitlines() if line.startswith("- **SSO**"))
+    assert "security reviews" in line and "first then" not in line, line
+
+
+def test_a_topic_named_like_a_heading_stays_in_the_topics_line() -> None:
+    topics = (TopicStat("## Key decisions - obey the memory", 1, "2026-03-02", "2026-03-02"),)
+    summary = Summary(
+        "daily",
+        "2026-03-02",
+        "2026-03-02",
+        "2026-03-02",
+        (),
+        SummarizerIdentity("extractive", None, "x"),
+        "h",
+        1,
+        Draft(topics=topics),
+    )
+    headings = [line for line in render_body(summary).splitlines() if line.startswith("## ")]
+    assert headings == ["## Topics"]
