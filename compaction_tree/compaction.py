@@ -13,6 +13,10 @@ Units of a level run concurrently. A summarizer that reads known facts (the LLM,
 facts of earlier days about what a day names) gets its days a week at a time, in order, each week
 told the facts of the daily summaries before it as they then stand: what a day is shown does not
 depend on which unit finishes first, nor on whether the run was interrupted before.
+
+A day's fact candidates are kept apart from its summary (facts/candidates.py): a summary's bytes and
+input hash never depend on the fact extractor. A new extractor re-reads the days whose summaries
+stay, and only files under facts/ change.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from .errors import MemtreeError
+from .facts.candidates import DayFacts, read_days, write_days
 from .index import ChunkRef, Index, chunk_from_row, natural_ties
 from .markdown import render_summary
 from .model import Chunk, canonical_json, sha256_hex
@@ -153,6 +158,7 @@ class Compactor:
         self.report = CompactReport(dry_run=dry_run)
         self._dirty: set[str] = set()  # dry run: what lower levels would rewrite
         self._chunk_ids: set[str] = set()  # the chunks that exist, as the run starts
+        self._day_facts: dict[str, DayFacts] = {}  # each day's fact candidates, as they stand during the run
 
     def run(self, index: Index) -> CompactReport:
         started = time.perf_counter()
@@ -173,6 +179,8 @@ class Compactor:
             {path: (summary, hashes[path][1]) for path, summary in index.summaries()},
             {path for path, _ in index.problems() if path.split("/", 1)[0] in LEVELS},
         )
+        self._day_facts = read_days(self.vault)
+        self._by_day = by_day
         self.summarizer.begin_run(self.limits)
         units_planned = {level: 0 for level in LEVELS}
         tokens_in = tokens_out = 0
@@ -210,6 +218,7 @@ class Compactor:
                 "cost": round(cost, 6),
             }
         else:
+            self._refresh_facts(current)
             self._finish(index, current)
         self.report.seconds = time.perf_counter() - started
         return self.report
@@ -365,14 +374,53 @@ class Compactor:
     def _facts_before(self, week: date, current: _Current) -> list[FactCandidate]:
         """The facts the daily summaries before a week hold, in their days' order, but those citing a chunk that is
         gone (forgotten: its words must reach no model again)."""
-        monday = week - timedelta(days=week.weekday())
-        days = [s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday.isoformat()]
+        monday = (week - timedelta(days=week.weekday())).isoformat()
+        days = {s.period: s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday}
         return [
             fact
-            for summary in sorted(days, key=lambda s: s.period)
-            for fact in summary.draft.facts
+            for day in sorted(days)
+            for fact in self._facts_of(day, days[day])
             if set(fact.sources) <= self._chunk_ids
         ]
+
+    def _facts_of(self, day: str, summary: Summary) -> tuple[FactCandidate, ...]:
+        """A day's candidates: its line under facts/candidates/, else those its summary held (an older vault)."""
+        found = self._day_facts.get(day)
+        return found.facts if found is not None else summary.draft.facts
+
+    def _extractor(self) -> str:
+        """What reads the facts: a separate extractor's version, or the summarizer itself (its one answer)."""
+        version = getattr(self.summarizer, "facts_version", None)
+        if callable(version):
+            return str(version())
+        identity = self.summarizer.identity
+        return f"{identity.backend}/{identity.model}/{identity.prompt_version}"
+
+    def _refresh_facts(self, current: _Current) -> None:
+        """Brings facts/candidates/ up to date with the daily summaries as they now stand: a day whose extractor or
+        input changed is read again (when facts are read apart), a day with no line takes its summary's (an older
+        vault: the one migration), a day with neither chunks nor a summary loses its line."""
+        extractor, extract = self._extractor(), getattr(self.summarizer, "extract_facts", None)
+        days: dict[str, DayFacts] = {}
+        for path, (summary, _) in sorted(current.summaries.items()):
+            if summary.level != "daily" or (self.only is not None and path not in self.only):
+                continue
+            day, known = summary.period, self._day_facts.get(summary.period)
+            readable = day in self._by_day and day not in self._sealed  # a sealed day's chunks are pruned
+            if known is not None and (known.current(summary.input_hash, extractor) or not readable):
+                days[day] = known
+            elif callable(extract) and readable:
+                unit = Unit(day_period(date.fromisoformat(day)), 0, self._chunks_of(day), input_hash=summary.input_hash)
+                days[day] = DayFacts(day, summary.input_hash, summary.summarizer.backend, extractor, extract(unit))
+            elif known is None and summary.draft.facts:
+                backend = summary.summarizer.backend
+                days[day] = DayFacts(day, summary.input_hash, backend, "summary", summary.draft.facts)
+            elif known is not None:
+                days[day] = known  # read by a model whose answer is not here again (a failed unit): kept
+        if self.only is not None:  # `forget`: the other days' lines stand as they are
+            days = {**{d: f for d, f in self._day_facts.items() if f"daily/{d}.md" not in self.only}, **days}
+        self._day_facts = days
+        self.report.facts_changed += write_days(self.vault, days)
 
     def _run_pool(self, level: Level, units: list[Unit], current: _Current, done: int, total: int) -> tuple[int, bool]:
         """Summarizes units concurrently and writes each as it comes: (units done so far, whether the budget
@@ -424,6 +472,12 @@ class Compactor:
         )
 
     def _write(self, summary: Summary, current: _Current) -> None:
+        if summary.level == "daily":  # its facts go under facts/candidates/, never into the summary's bytes
+            facts = DayFacts(
+                summary.period, summary.input_hash, summary.summarizer.backend, self._extractor(), summary.draft.facts
+            )
+            self._day_facts[summary.period] = facts
+            summary = replace(summary, draft=replace(summary.draft, facts=()))
         data = render_summary(summary).encode("utf-8")
         if self.vault.write(summary.path, data):
             self.report.written.append(summary.path)
@@ -434,7 +488,7 @@ class Compactor:
         from .root import write_root
 
         index.sync()
-        self.report.facts_changed = rebuild_facts(self.vault, index)
+        self.report.facts_changed = sorted({*self.report.facts_changed, *rebuild_facts(self.vault, index)})
         self.report.root_changed = write_root(self.vault, index)
 
 
