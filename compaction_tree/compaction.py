@@ -25,7 +25,7 @@ import math
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -575,7 +575,7 @@ def forget(
             # of the day written before the chunk arrived does not, and is left unchanged); and those of the days
             # shown a fact resting on it (the LLM's known facts), which may repeat it
             daily = [summary for _, summary in index.summaries("daily")]
-            shown, carrying = _days_shown(daily, pending | set(wanted))
+            shown, carrying = _days_shown(daily, read_days(vault), pending | set(wanted))
             # a chunk outside the calendar was never compacted (the index skips it): nothing of its day cites it
             days = [
                 day for day in (calendar_day(d) for d in [*(f.day for f in files), *(e.day for e in pruned)]) if day
@@ -606,6 +606,7 @@ def forget(
                 report.forgotten.append(vault.relative(file.path))
             # a sealed day cannot be rebuilt (its pruned chunks are gone): its lines resting on a chunk go instead
             strip_forgotten(vault, index, pending | set(wanted))
+            _strip_fact_lines(vault, pending | set(wanted))
             drop_from_ledger(vault, pending | set(wanted))
             only = None if scope is None else frozenset(scope)
             redo = frozenset(day_period(day).path for day in shown)
@@ -617,12 +618,19 @@ def forget(
     return report
 
 
-def _days_shown(daily: Sequence[Summary], chunk_ids: set[str]) -> tuple[list[date], set[str]]:
+def _days_shown(
+    daily: Sequence[Summary], lines: Mapping[str, DayFacts], chunk_ids: set[str]
+) -> tuple[list[date], set[str]]:
     """The days whose summary was written after the model was shown a fact resting on one of the chunks (`shown`),
     and, since such a day may have repeated it as a fact of its own, the days shown one of its facts, and so on; with
     the chunks whose facts may so carry the words (the given ones, and those of the days found)."""
+
+    def facts_of(s: Summary) -> tuple[FactCandidate, ...]:
+        line = lines.get(s.period)
+        return line.facts if line is not None else s.draft.facts
+
     days = {
-        date.fromisoformat(s.period): (set(s.draft.shown), {c for f in s.draft.facts for c in f.sources})
+        date.fromisoformat(s.period): (set(s.draft.shown), {c for f in facts_of(s) for c in f.sources})
         for s in daily
         if s.draft.shown
     }
@@ -631,6 +639,16 @@ def _days_shown(daily: Sequence[Summary], chunk_ids: set[str]) -> tuple[list[dat
         found.update(grown)
         tainted.update(c for d in grown for c in days[d][1])
     return sorted(found), tainted
+
+
+def _strip_fact_lines(vault: Vault, chunk_ids: set[str]) -> None:
+    """Every day's fact candidates resting on a forgotten chunk go (a sealed day's line is never read again)."""
+    lines = read_days(vault)
+    kept = {
+        day: replace(line, facts=tuple(f for f in line.facts if chunk_ids.isdisjoint(f.sources)))
+        for day, line in lines.items()
+    }
+    write_days(vault, kept)
 
 
 PENDING_FORGET = ".memtree/forget-pending.json"

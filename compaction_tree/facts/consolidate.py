@@ -220,14 +220,14 @@ class _Replay:
 
     def run(self, candidates: Sequence[FactCandidate]) -> ClusterOutcome:
         entries: list[_Entry] = []
-        for n, c in enumerate(candidates):
-            claim = _claim(c, n)
+        for claim in self._same_days(candidates):
+            c = claim.candidate
             entry = self._entry_for(entries, c)
             if entry is None or not self._meet(entry, claim):
                 if c.change_only:
                     continue  # a change told in passing of no subject held here: no fact by itself
                 entry = _Entry(c.subject, c.category if c.category in CATEGORIES else "domain_fact", claim)
-                entry.members.append(n)
+                entry.members.extend(claim.members)
                 entries.append(entry)
         return ClusterOutcome(
             tuple(
@@ -237,6 +237,24 @@ class _Replay:
             ),
             tuple(self.events),
         )
+
+    def _same_days(self, candidates: Sequence[FactCandidate]) -> list[_Claim]:
+        """Each day's statements with those of one value merged, in order: a day's majority is then one claim
+        (what a contradiction on the same day weighs), not the last word of the day."""
+        claims: list[_Claim] = []
+        for n, c in enumerate(candidates):
+            claim = _claim(c, n)
+            for group in (g for g in claims if g.valid_from == c.valid_from and g.candidate.subject == c.subject):
+                relation, rule = self.relation(group, claim)
+                if relation == "merge" and not claim.candidate.replaces:
+                    kind = "merge" if rule != "the same value" or same_value(group.fact, claim.fact) else "corroborate"
+                    if self._event(kind, rule, c.subject, c.category, group, claim).reversed_by is None:
+                        self._absorb(group, claim)
+                        group.members.extend(claim.members)
+                        break
+            else:
+                claims.append(claim)
+        return claims
 
     @staticmethod
     def _entry_for(entries: list[_Entry], c: FactCandidate) -> _Entry | None:
@@ -259,6 +277,9 @@ class _Replay:
         similarity = self.sim(current.fact, new.fact)
         if similarity >= MERGE_SIMILARITY:
             return "merge", f"near-duplicate (similarity {similarity:.2f})"
+        named = entities_of(current.fact)
+        if named and named == entities_of(new.fact) and similarity >= LINK_SIMILARITY:
+            return "merge", f"near-duplicate (similarity {similarity:.2f}, same entities)"
         return "differ", ""
 
     @staticmethod
@@ -276,7 +297,7 @@ class _Replay:
         if relation == "merge":
             # the same words again merge; the same value in other words corroborates it
             kind = "merge" if rule != "the same value" or same_value(current.fact, claim.fact) else "corroborate"
-            if self._event(kind, rule, entry, current, claim).reversed_by is not None:
+            if self._event(kind, rule, entry.subject, entry.category, current, claim).reversed_by is not None:
                 return False
             self._absorb(current, claim)
             entry.members.extend(claim.members)
@@ -289,7 +310,8 @@ class _Replay:
             new_wins, rule = claim.seen > current.seen, "corroboration"
         else:
             new_wins, rule = True, "order"
-        event = self._event("supersede" if new_wins else "keep", rule, entry, current, claim)
+        kind = "supersede" if new_wins else "keep"
+        event = self._event(kind, rule, entry.subject, entry.category, current, claim)
         why = f"superseded: {rule}" if new_wins else f"outweighed: {rule}"
         if event.reversed_by is not None:
             new_wins, why = not new_wins, f"undone: {event.reversed_by}"
@@ -313,8 +335,8 @@ class _Replay:
         into.last_seen = max(into.last_seen, claim.last_seen)
         into.sources.extend(s for s in claim.sources if s not in into.sources)
 
-    def _event(self, kind: str, rule: str, entry: _Entry, current: _Claim, new: _Claim) -> Event:
-        basis = json.dumps([kind, entry.subject, current.origin, new.origin], ensure_ascii=False)
+    def _event(self, kind: str, rule: str, subject: str, category: str, current: _Claim, new: _Claim) -> Event:
+        basis = json.dumps([kind, subject, current.origin, new.origin], ensure_ascii=False)
         identity = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:12]
         sources = tuple(dict.fromkeys([*current.sources, *new.sources]))
         event = Event(
@@ -322,8 +344,8 @@ class _Replay:
             new.valid_from,
             kind,
             rule,
-            entry.subject,
-            entry.category,
+            subject,
+            category if category in CATEGORIES else "domain_fact",
             current.fact,
             new.fact,
             sources,
