@@ -37,7 +37,7 @@ import json
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -367,8 +367,13 @@ def replay_cluster(
 # ---------------------------------------------------------------- aliases
 
 
-def clusters(candidates: Sequence[FactCandidate], similarity: Similarity | None = None) -> list[list[int]]:
-    """Positions of candidates (in replay order), grouped by the union-find of their subject keys."""
+def clusters(
+    candidates: Sequence[FactCandidate],
+    similarity: Similarity | None = None,
+    strengths: MutableMapping[str, int] | None = None,
+) -> list[list[int]]:
+    """Positions of candidates (in replay order), grouped by the union-find of their subject keys. strengths: the
+    link strengths of pairs of keys by what their statements are (see _links), kept by a caller between runs."""
     keys = sorted({c.subject for c in candidates})
     position = {k: n for n, k in enumerate(keys)}
     by_key: dict[str, list[FactCandidate]] = defaultdict(list)
@@ -383,7 +388,7 @@ def clusters(candidates: Sequence[FactCandidate], similarity: Similarity | None 
             x = parent[x]
         return x
 
-    for _, a, b in sorted(_links(keys, by_key, position, similarity)):
+    for _, a, b in sorted(_links(keys, by_key, position, similarity, {} if strengths is None else strengths)):
         ra, rb = sorted((find(a), find(b)))
         if ra != rb and size[ra] + size[rb] <= MAX_CLUSTER:
             parent[rb] = ra
@@ -399,8 +404,11 @@ def _links(
     by_key: Mapping[str, Sequence[FactCandidate]],
     position: Mapping[str, int],
     similarity: Similarity | None,
+    strengths: MutableMapping[str, int],
 ) -> set[tuple[int, int, int]]:
-    """(-strength, key, key): 3 a replaced value of the other key, 2 shared entities, 1 similar statements."""
+    """(-strength, key, key): 3 a replaced value of the other key, 2 shared entities, 1 similar statements.
+    The last two depend on the keys' statements alone: `strengths` keeps them by a digest of both sets of texts,
+    so that a run compares again only the keys whose statements changed."""
     links: set[tuple[int, int, int]] = set()
     for key in keys:
         for c in by_key[key]:
@@ -418,23 +426,25 @@ def _links(
         members = sorted(postings[token])
         if len(members) <= MAX_POSTING:
             shared.update((a, b) for x, a in enumerate(members) for b in members[x + 1 :])
+    texts = [sorted({c.fact for c in by_key[key]}) for key in keys]
+    digests = [hashlib.sha256(json.dumps(t, ensure_ascii=False).encode("utf-8")).hexdigest()[:16] for t in texts]
     for a, b in sorted(shared):
-        strength = _strength(by_key[keys[a]], by_key[keys[b]], similarity)
+        pair = f"{digests[a]}:{digests[b]}"
+        strength = strengths.get(pair)
+        if strength is None:
+            strength = strengths[pair] = _strength(texts[a], texts[b], similarity)
         if strength:
             links.add((-strength, a, b))
     return links
 
 
-def _strength(left: Sequence[FactCandidate], right: Sequence[FactCandidate], similarity: Similarity | None) -> int:
+def _strength(left: Sequence[str], right: Sequence[str], similarity: Similarity | None) -> int:
     best = 0
     for a in left:
         for b in right:
-            if len(entities_of(a.fact) & entities_of(b.fact)) >= MIN_SHARED_ENTITIES:
+            if len(entities_of(a) & entities_of(b)) >= MIN_SHARED_ENTITIES:
                 return 2
-            if similarity is not None:
-                score = similarity(plain(a.fact), plain(b.fact))
-            else:
-                score = cosine(tokens_of(a.fact), tokens_of(b.fact))
+            score = similarity(plain(a), plain(b)) if similarity is not None else cosine(tokens_of(a), tokens_of(b))
             if score >= LINK_SIMILARITY:
                 best = 1
     return best
@@ -485,11 +495,12 @@ def consolidate(
     reversed_events: Mapping[str, str] | None = None,
     similarity: Similarity | None = None,
     replay: Callable[[Sequence[FactCandidate], Similarity | None], ClusterOutcome] | None = None,
+    strengths: MutableMapping[str, int] | None = None,
 ) -> Outcome:
     """The store's content from every candidate (see the module docstring). replay: a cluster's outcome from
     its candidates, for a caller that keeps the outcomes of clusters seen before (default: replay_cluster)."""
     found = ordered(candidates)
-    groups = clusters(found, similarity)
+    groups = clusters(found, similarity, strengths)
 
     def fresh(members: Sequence[FactCandidate], similarity: Similarity | None) -> ClusterOutcome:
         return replay_cluster(members, reversed_events, similarity)

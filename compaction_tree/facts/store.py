@@ -21,7 +21,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -501,7 +501,7 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
         texts = [plain(c.fact) for c in candidates if not c.replaced_only]
         similarity, label, warning = similarity_for(vault, texts)
     cache = ClusterCache(vault, reversals, label)
-    outcome = consolidate(candidates, reversals, similarity, cache.replay)
+    outcome = consolidate(candidates, reversals, similarity, cache.replay, cache.strengths)
     cache.save()
     own_facts, own_events = ledger(said, reversals)
     speakers = index.speakers()
@@ -578,11 +578,13 @@ class ClusterCache:
         self.salt = json.dumps([CACHE_VERSION, sorted(self.reversals.items()), similarity])
         self.kept: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
+        self.strengths = _Strengths()  # links between subject keys, by what they say (consolidate.clusters)
         data = vault.read_bytes(CLUSTERS_FILE)
-        with contextlib.suppress(ValueError, TypeError, AttributeError):
+        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
             loaded = json.loads(data) if data else {}
             if loaded.get("salt") == self.salt:
                 self.kept = dict(loaded["clusters"])
+                self.strengths.kept = {k: int(v) for k, v in loaded["links"].items()}
         self.replayed = 0
 
     def key(self, candidates: Sequence[FactCandidate]) -> str:
@@ -603,8 +605,34 @@ class ClusterCache:
         return outcome
 
     def save(self) -> None:
-        data = {"salt": self.salt, "clusters": self.used}
+        data = {"salt": self.salt, "clusters": self.used, "links": self.strengths.used}
         self.vault.write(CLUSTERS_FILE, json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+
+
+class _Strengths(MutableMapping[str, int]):
+    """Link strengths: those the last run wrote (kept) and those this run used (written back; the others go)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, int] = {}
+        self.used: dict[str, int] = {}
+
+    def __getitem__(self, key: str) -> int:
+        if key not in self.used:
+            self.used[key] = self.kept[key]
+        return self.used[key]
+
+    def __setitem__(self, key: str, value: int) -> None:
+        self.used[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        self.used.pop(key, None)
+        self.kept.pop(key, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.used)
+
+    def __len__(self) -> int:
+        return len(self.used)
 
 
 def _outcome_json(outcome: ClusterOutcome) -> dict[str, Any]:
