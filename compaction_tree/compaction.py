@@ -487,7 +487,8 @@ class Compactor:
         from .facts.store import rebuild_facts
         from .root import write_root
 
-        index.sync()
+        if self.report.written or self.report.deleted or self.report.facts_changed:
+            index.sync()  # else the index is as the sync under the lock left it: nothing was written since
         self.report.facts_changed = sorted({*self.report.facts_changed, *rebuild_facts(self.vault, index)})
         self.report.root_changed = write_root(self.vault, index)
 
