@@ -2,9 +2,12 @@
 
 A fact is what is true now about one subject (a preference, a constraint, a decision...), not
 what happened. Facts come out of the per-day compaction pass as `FactCandidate`s (the cue
-extractor below, or the LLM's JSON answer) and are kept in each daily summary's front matter.
-`rebuild_facts` recomputes the whole store from all of them after every compaction
-(consolidate.py), so a late chunk or a forgotten one re-derives everything consistently.
+extractor, or the LLM's JSON answer) and are kept in each day's line of facts/candidates/
+(candidates.py; an older vault's daily summaries hold them in their front matter until its next
+compaction). `rebuild_facts` recomputes the store from all of them after every compaction
+(consolidate.py), so a late chunk or a forgotten one re-derives everything consistently; the
+outcome of each cluster is kept in .memtree/facts-clusters.json, so a run replays only the
+clusters its new candidates touch, with the bytes a full rebuild gives.
 
 The store, git-tracked and deterministic (the same candidates give the same bytes):
 - facts/<category>.md   one section per subject: the current value, then its history;
