@@ -165,3 +165,31 @@ def test_consolidation_reads_no_english() -> None:
         (node.module or "").split(".")[-1] for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
     }
     assert not imported & {"statement", "updates", "cues", "topics", "frames", "gates", "learned", "extract"}
+
+
+def test_a_vault_the_model_summarized_moves_its_facts_without_asking_the_model_again(
+    vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fakellm import FakeLLM
+    from test_llm import configure, stating, summarizer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    add(vault, "Curlew is on Heroku.", timestamp="2026-03-02T10:00:00Z")
+    add(vault, "Curlew moved to Fly.io.", timestamp="2026-03-10T09:00:00Z")
+    now = datetime(2026, 4, 20, tzinfo=UTC)
+    with FakeLLM(responder=stating({"Curlew": ("curlew_host", "")})) as server:
+        vault = configure(vault, server)
+        compact(vault, summarizer(vault), now)
+        built = facts_files(vault.root)
+        assert "Fly.io" in (vault.root / "facts/domain_fact.md").read_text(encoding="utf-8")
+        for path in sorted((vault.root / "daily").glob("*.md")):  # the older layout, the same input hashes
+            summary = parse_summary(path.read_text(encoding="utf-8"), "daily", path.stem, path.name)
+            facts = read_days(vault)[summary.period].facts
+            path.write_text(render_summary(replace(summary, draft=replace(summary.draft, facts=facts))))
+        shutil.rmtree(vault.root / CANDIDATES_DIR)
+        calls = server.calls
+        report = compact(vault, summarizer(vault), now)
+        # no day is stale: the model is not asked (the weeks here cite the days as this test rewrote them)
+        assert server.calls == calls and not [p for p in report.written if p.startswith("daily/")]
+    assert facts_files(vault.root) == built
+    assert {d.extractor for d in read_days(vault).values()} == {"summary"}  # moved, as the model read them
