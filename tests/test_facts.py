@@ -410,6 +410,24 @@ def test_aliases_link_by_replaces_shared_entities_or_similar_wording_only() -> N
     assert len(clusters_of([kestrel, heron])) == 1  # two entities shared ("postgresql", "15"): one subject
 
 
+def test_replaces_supersedes_the_value_it_names_whatever_the_day_and_only_that_value() -> None:
+    old = cand("Kestrel uses PostgreSQL 150.", "2025-03-03", "c1", "kestrel_db", confidence=0.9)
+    wrong = replace(
+        cand("Kestrel moved to MySQL.", "2025-03-03", "c2", "db", confidence=0.7),
+        replaces=("kestrel_db", "PostgreSQL 15"),
+    )
+    right = replace(
+        cand("Kestrel moved to Oracle.", "2025-03-03", "c3", "db", confidence=0.7),
+        replaces=("kestrel_db", "PostgreSQL 150"),
+    )
+    (fact,) = consolidate([old, wrong, right]).facts
+    assert (fact.subject, fact.current.sources) == ("kestrel_db", ("c3",))  # the same day, a lower confidence
+    assert [v.why for v in fact.history] == [
+        "superseded: names the current value as replaced",
+        "outweighed: confidence",
+    ]
+
+
 def test_clusters_are_capped() -> None:
     many = [
         cand(f"Billing keeps its data in Postgres {n}.", "2025-03-03", f"c{n}", f"billing_{n}")

@@ -286,7 +286,8 @@ class _Replay:
     def _holds(claim: _Claim, value: str) -> bool:
         if claim.value:
             return same_value(claim.value, value)
-        return fold(" ".join(value.split())) in fold(" ".join(claim.fact.split()))
+        said = tokens_of(value)  # its words, whole: "15" is not in "150"
+        return bool(said) and said <= tokens_of(claim.fact)
 
     def _meet(self, entry: _Entry, claim: _Claim) -> bool:
         """Applies claim to entry's subject; False when it must stand alone (its merge was undone)."""
