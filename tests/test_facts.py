@@ -359,7 +359,10 @@ def test_a_change_keyed_by_the_value_it_replaces_still_meets_the_thing_it_names(
     outcome = consolidate(
         [
             cand("Kestrel CI runs on GitLab CI.", "2025-03-03", "c1", "kestrel_ci"),
-            cand("GitLab CI is out, Kestrel now builds on Drone.", "2025-03-10", "c2", "gitlab_ci"),
+            replace(
+                cand("GitLab CI is out, Kestrel now builds on Drone.", "2025-03-10", "c2", "gitlab_ci"),
+                replaces=("kestrel_ci", "GitLab CI"),  # which subject the change is of: the reader's to say
+            ),
         ]
     )
     (fact,) = outcome.facts

@@ -80,7 +80,7 @@ MAX_POSTING = 80  # a token shared by more subjects than this is too common to s
 Similarity = Callable[[str, str], float]  # (fact text, fact text) -> 0..1
 
 _LABEL = re.compile(r"^[\w.-]{1,40}:\s+")  # "user: ", the speaker a statement is quoted with
-_TOKEN = re.compile(r"\w+(?:[.'’_+#/-]\w+)*", re.UNICODE)
+_TOKEN = re.compile(r"\w+(?:[.'’_+#/,-]\w+)*", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -121,14 +121,39 @@ def tokens_of(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def entities_of(text: str) -> frozenset[str]:
-    """Tokens shaped as names, numbers or technical terms: a capital past the statement's first word, a digit,
-    inner punctuation ("PostgreSQL", "16", "fly.io", "pg_dump"). By shape, in any language."""
-    found = set()
-    for n, match in enumerate(_TOKEN.finditer(plain(text))):
-        token = match.group()
-        capital = any(ch.isupper() for ch in (token if n else token[1:]))
-        if capital or any(ch.isdigit() for ch in token) or not token.isalnum():
+    """Names, numbers and technical terms, by shape alone (any language): a run of capitalized words is one name
+    ("Stripe Connect", "Grafana Loki"), a sentence's capitalized first word is no part of one ("We", "The"; "Our
+    Heroku dyno" names Heroku);
+    a token with a digit or inner punctuation is one ("16", "fly.io", "pg_dump")."""
+    found: set[str] = set()
+    run: list[str] = []
+    run_opens_sentence = False
+
+    def close() -> None:
+        name = run[1:] if run_opens_sentence else run  # "Our Heroku dyno": Heroku, whatever opened the sentence
+        if name:
+            found.add(fold(" ".join(name)))
+        run.clear()
+
+    body = plain(text)
+    previous_end = 0
+    for match in _TOKEN.finditer(body):
+        gap = body[previous_end : match.start()]
+        if gap.strip():
+            close()  # a name does not run across punctuation
+        opens = previous_end == 0 or gap.strip()[-1:] in (".", "!", "?", ":")
+        previous_end = match.end()
+        token = re.split(r"['’]", match.group())[0]  # "Priya's" is Priya, "I'm" is I
+        if any(ch.isdigit() for ch in token) or any(ch in "._+#/,-" for ch in token):
+            close()
             found.add(fold(token))
+        elif len(token) > 1 and (token[0].isupper() or any(ch.isupper() for ch in token[1:])):
+            if not run:
+                run_opens_sentence = opens
+            run.append(token)
+        else:
+            close()
+    close()
     return frozenset(found)
 
 
