@@ -108,7 +108,7 @@ def parse_month(text: str) -> list[DayFacts]:
                     tuple(candidate_from(f) for f in data["facts"]),
                 )
             )
-        except (ValueError, KeyError, TypeError, IndexError):
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
             continue
     return found
 
