@@ -13,6 +13,10 @@ Units of a level run concurrently. A summarizer that reads known facts (the LLM,
 facts of earlier days about what a day names) gets its days a week at a time, in order, each week
 told the facts of the daily summaries before it as they then stand: what a day is shown does not
 depend on which unit finishes first, nor on whether the run was interrupted before.
+
+A day's fact candidates are kept apart from its summary (facts/candidates.py): a summary's bytes and
+input hash never depend on the fact extractor. A new extractor re-reads the days whose summaries
+stay, and only files under facts/ change.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ import math
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .errors import MemtreeError
+from .facts.candidates import DayFacts, read_days, write_days
 from .index import ChunkRef, Index, chunk_from_row, natural_ties
 from .markdown import render_summary
 from .model import Chunk, canonical_json, sha256_hex
@@ -157,6 +162,7 @@ class Compactor:
         self.report = CompactReport(dry_run=dry_run)
         self._dirty: set[str] = set()  # dry run: what lower levels would rewrite
         self._chunk_ids: set[str] = set()  # the chunks that exist, as the run starts
+        self._day_facts: dict[str, DayFacts] = {}  # each day's fact candidates, as they stand during the run
 
     def run(self, index: Index) -> CompactReport:
         started = time.perf_counter()
@@ -177,6 +183,8 @@ class Compactor:
             {path: (summary, hashes[path][1]) for path, summary in index.summaries()},
             {path for path, _ in index.problems() if path.split("/", 1)[0] in LEVELS},
         )
+        self._day_facts = read_days(self.vault)
+        self._by_day = by_day
         self.summarizer.begin_run(self.limits)
         units_planned = {level: 0 for level in LEVELS}
         tokens_in = tokens_out = 0
@@ -214,6 +222,7 @@ class Compactor:
                 "cost": round(cost, 6),
             }
         else:
+            self._refresh_facts(current)
             self._finish(index, current)
         self.report.seconds = time.perf_counter() - started
         return self.report
@@ -369,14 +378,53 @@ class Compactor:
     def _facts_before(self, week: date, current: _Current) -> list[FactCandidate]:
         """The facts the daily summaries before a week hold, in their days' order, but those citing a chunk that is
         gone (forgotten: its words must reach no model again)."""
-        monday = week - timedelta(days=week.weekday())
-        days = [s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday.isoformat()]
+        monday = (week - timedelta(days=week.weekday())).isoformat()
+        days = {s.period: s for s, _ in current.summaries.values() if s.level == "daily" and s.end < monday}
         return [
             fact
-            for summary in sorted(days, key=lambda s: s.period)
-            for fact in summary.draft.facts
+            for day in sorted(days)
+            for fact in self._facts_of(day, days[day])
             if set(fact.sources) <= self._chunk_ids
         ]
+
+    def _facts_of(self, day: str, summary: Summary) -> tuple[FactCandidate, ...]:
+        """A day's candidates: its line under facts/candidates/, else those its summary held (an older vault)."""
+        found = self._day_facts.get(day)
+        return found.facts if found is not None else summary.draft.facts
+
+    def _extractor(self) -> str:
+        """What reads the facts: a separate extractor's version, or the summarizer itself (its one answer)."""
+        version = getattr(self.summarizer, "facts_version", None)
+        if callable(version):
+            return str(version())
+        identity = self.summarizer.identity
+        return f"{identity.backend}/{identity.model}/{identity.prompt_version}"
+
+    def _refresh_facts(self, current: _Current) -> None:
+        """Brings facts/candidates/ up to date with the daily summaries as they now stand: a day whose extractor or
+        input changed is read again (when facts are read apart), a day with no line takes its summary's (an older
+        vault: the one migration), a day with neither chunks nor a summary loses its line."""
+        extractor, extract = self._extractor(), getattr(self.summarizer, "extract_facts", None)
+        days: dict[str, DayFacts] = {}
+        for path, (summary, _) in sorted(current.summaries.items()):
+            if summary.level != "daily" or (self.only is not None and path not in self.only):
+                continue
+            day, known = summary.period, self._day_facts.get(summary.period)
+            readable = day in self._by_day and day not in self._sealed  # a sealed day's chunks are pruned
+            if known is not None and (known.current(summary.input_hash, extractor) or not readable):
+                days[day] = known
+            elif callable(extract) and readable:
+                unit = Unit(day_period(date.fromisoformat(day)), 0, self._chunks_of(day), input_hash=summary.input_hash)
+                days[day] = DayFacts(day, summary.input_hash, summary.summarizer.backend, extractor, extract(unit))
+            elif known is None and summary.draft.facts:
+                backend = summary.summarizer.backend
+                days[day] = DayFacts(day, summary.input_hash, backend, "summary", summary.draft.facts)
+            elif known is not None:
+                days[day] = known  # read by a model whose answer is not here again (a failed unit): kept
+        if self.only is not None:  # `forget`: the other days' lines stand as they are
+            days = {**{d: f for d, f in self._day_facts.items() if f"daily/{d}.md" not in self.only}, **days}
+        self._day_facts = days
+        self.report.facts_changed += write_days(self.vault, days)
 
     def _run_pool(self, level: Level, units: list[Unit], current: _Current, done: int, total: int) -> tuple[int, bool]:
         """Summarizes units concurrently and writes each as it comes: (units done so far, whether the budget
@@ -428,6 +476,12 @@ class Compactor:
         )
 
     def _write(self, summary: Summary, current: _Current) -> None:
+        if summary.level == "daily":  # its facts go under facts/candidates/, never into the summary's bytes
+            facts = DayFacts(
+                summary.period, summary.input_hash, summary.summarizer.backend, self._extractor(), summary.draft.facts
+            )
+            self._day_facts[summary.period] = facts
+            summary = replace(summary, draft=replace(summary.draft, facts=()))
         data = render_summary(summary).encode("utf-8")
         if self.vault.write(summary.path, data):
             self.report.written.append(summary.path)
@@ -437,8 +491,9 @@ class Compactor:
         from .facts.store import rebuild_facts, standing_fact_lines
         from .root import write_root
 
-        index.sync()
-        self.report.facts_changed = rebuild_facts(self.vault, index)
+        if self.report.written or self.report.deleted or self.report.facts_changed:
+            index.sync()  # else the index is as the sync under the lock left it: nothing was written since
+        self.report.facts_changed = sorted({*self.report.facts_changed, *rebuild_facts(self.vault, index)})
         self.report.root_changed = write_root(self.vault, index, standing_fact_lines(self.vault))
 
 
@@ -525,7 +580,7 @@ def forget(
             # of the day written before the chunk arrived does not, and is left unchanged); and those of the days
             # shown a fact resting on it (the LLM's known facts), which may repeat it
             daily = [summary for _, summary in index.summaries("daily")]
-            shown, carrying = _days_shown(daily, pending | set(wanted))
+            shown, carrying = _days_shown(daily, read_days(vault), pending | set(wanted))
             # a chunk outside the calendar was never compacted (the index skips it): nothing of its day cites it
             days = [
                 day for day in (calendar_day(d) for d in [*(f.day for f in files), *(e.day for e in pruned)]) if day
@@ -556,6 +611,7 @@ def forget(
                 report.forgotten.append(vault.relative(file.path))
             # a sealed day cannot be rebuilt (its pruned chunks are gone): its lines resting on a chunk go instead
             strip_forgotten(vault, index, pending | set(wanted))
+            _strip_fact_lines(vault, pending | set(wanted))
             drop_from_ledger(vault, pending | set(wanted))
             only = None if scope is None else frozenset(scope)
             redo = frozenset(day_period(day).path for day in shown)
@@ -567,12 +623,19 @@ def forget(
     return report
 
 
-def _days_shown(daily: Sequence[Summary], chunk_ids: set[str]) -> tuple[list[date], set[str]]:
+def _days_shown(
+    daily: Sequence[Summary], lines: Mapping[str, DayFacts], chunk_ids: set[str]
+) -> tuple[list[date], set[str]]:
     """The days whose summary was written after the model was shown a fact resting on one of the chunks (`shown`),
     and, since such a day may have repeated it as a fact of its own, the days shown one of its facts, and so on; with
     the chunks whose facts may so carry the words (the given ones, and those of the days found)."""
+
+    def facts_of(s: Summary) -> tuple[FactCandidate, ...]:
+        line = lines.get(s.period)
+        return line.facts if line is not None else s.draft.facts
+
     days = {
-        date.fromisoformat(s.period): (set(s.draft.shown), {c for f in s.draft.facts for c in f.sources})
+        date.fromisoformat(s.period): (set(s.draft.shown), {c for f in facts_of(s) for c in f.sources})
         for s in daily
         if s.draft.shown
     }
@@ -581,6 +644,16 @@ def _days_shown(daily: Sequence[Summary], chunk_ids: set[str]) -> tuple[list[dat
         found.update(grown)
         tainted.update(c for d in grown for c in days[d][1])
     return sorted(found), tainted
+
+
+def _strip_fact_lines(vault: Vault, chunk_ids: set[str]) -> None:
+    """Every day's fact candidates resting on a forgotten chunk go (a sealed day's line is never read again)."""
+    lines = read_days(vault)
+    kept = {
+        day: replace(line, facts=tuple(f for f in line.facts if chunk_ids.isdisjoint(f.sources)))
+        for day, line in lines.items()
+    }
+    write_days(vault, kept)
 
 
 PENDING_FORGET = ".memtree/forget-pending.json"

@@ -112,13 +112,18 @@ class ExtractiveSummarizer:
             self._facts = fact_extractor
 
     def params(self) -> Mapping[str, Any]:
+        # no extractor here: facts are versioned apart from summaries (facts/candidates.py)
+        return {"tokenizer": tokenizer_name(self.config.tokenizer)}
+
+    def facts_version(self) -> str:
+        """What reads a day's facts, apart from the summary's input hash (facts/candidates.py)."""
         from .facts.extract import EXTRACTOR_VERSION
 
-        return {
-            "tokenizer": tokenizer_name(self.config.tokenizer),
-            "facts": EXTRACTOR_VERSION,
-            "min_confidence": self.config.fact_min_confidence,
-        }
+        return f"{EXTRACTOR_VERSION} min {self.config.fact_min_confidence}"
+
+    def extract_facts(self, unit: Unit) -> tuple[FactCandidate, ...]:
+        """A day's facts alone, for a day whose summary stays (a new extractor version)."""
+        return self._facts(unit)
 
     reads_known_facts = False  # a day's facts come from its own words
 

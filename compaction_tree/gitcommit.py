@@ -118,6 +118,7 @@ def memtree_file(path: str) -> bool:
     """Whether a vault-relative path is one of memtree's files, by its exact name: a chunk where the
     loader reads chunks (raw/YYYY/MM/DD/<id>.json), a summary named by its period, a facts/ file
     memtree writes, ROOT.md. Anything else in these folders is the user's and never committed."""
+    from .facts.candidates import CANDIDATES_DIR
     from .facts.records import CATEGORIES
     from .facts.store import AUDIT_FILE, OVERRIDES_FILE, category_path
     from .periods import parse_period
@@ -136,6 +137,12 @@ def memtree_file(path: str) -> bool:
         return True
     if level == LEDGER_DIR and len(rest) == 1 and name.endswith(".jsonl"):  # pruned/YYYY-MM.jsonl
         try:
+            parse_period("monthly", name.removesuffix(".jsonl"))
+        except ValueError:
+            return False
+        return True
+    if path.startswith(CANDIDATES_DIR + "/") and path.count("/") == 2 and name.endswith(".jsonl"):
+        try:  # facts/candidates/YYYY-MM.jsonl
             parse_period("monthly", name.removesuffix(".jsonl"))
         except ValueError:
             return False

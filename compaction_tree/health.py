@@ -20,7 +20,7 @@ from .errors import VaultFormatError
 from .markdown import read_front_matter, summary_from_parts
 from .model import CALENDAR_RANGE, valid_id
 from .periods import day_in_calendar, parse_period
-from .summary import LEVELS, Summary
+from .summary import LEVELS, FactCandidate, Summary
 from .vault import (
     DERIVED,
     GITIGNORE_LINES,
@@ -98,7 +98,7 @@ def doctor(vault: Vault, fix: bool = False, now: float | None = None) -> DoctorR
 
     ids: dict[str, list[str]] = defaultdict(list)
     moves: list[tuple[Path, Path]] = []
-    with_facts: list[tuple[str, Summary]] = []  # daily summaries holding fact candidates
+    with_facts: list[tuple[str, str, tuple[FactCandidate, ...]]] = []  # (file, backend, fact candidates)
     for folder, dirs, files in os.walk(vault.root):
         here = Path(folder)
         rel_dir = vault.relative(here) if here != vault.root else ""
@@ -141,7 +141,10 @@ def doctor(vault: Vault, fix: bool = False, now: float | None = None) -> DoctorR
             elif top in LEVELS and name.endswith(".md"):
                 summary = _check_summary(path, rel, top, problems, report)
                 if summary is not None and summary.level == "daily" and summary.draft.facts:
-                    with_facts.append((rel, summary))
+                    with_facts.append((rel, summary.summarizer.backend, summary.draft.facts))
+    from .facts.candidates import month_path, read_days
+
+    with_facts.extend((month_path(day.day), day.backend, day.facts) for day in read_days(vault).values())
     _check_fact_sources(vault, with_facts, ids, problems)
     for chunk_id, paths in sorted(ids.items()):
         if len(paths) > 1:
@@ -227,7 +230,10 @@ def _check_summary(path: Path, rel: str, level: str, problems: list[Problem], re
 
 
 def _check_fact_sources(
-    vault: Vault, with_facts: list[tuple[str, Summary]], ids: dict[str, list[str]], problems: list[Problem]
+    vault: Vault,
+    with_facts: list[tuple[str, str, tuple[FactCandidate, ...]]],
+    ids: dict[str, list[str]],
+    problems: list[Problem],
 ) -> None:
     """A fact whose text is not in the chunks it cites (facts/provenance.py) was written by hand: it would be a
     standing fact in every session's prompt, so compaction leaves it out and doctor says where it is."""
@@ -244,10 +250,10 @@ def _check_fact_sources(
                     chunks[chunk_id] = (chunk.speaker, chunk.text)
         return chunks[chunk_id]
 
-    for rel, summary in with_facts:
-        for fact in summary.draft.facts:
+    for rel, backend, facts in with_facts:
+        for fact in facts:
             cited = [found for found in map(said, fact.sources) if found is not None]
-            if not supported(fact, summary.summarizer.backend, cited):
+            if not supported(fact, backend, cited):
                 sources = ", ".join(fact.sources[:3]) or "none"
                 problems.append(
                     Problem(

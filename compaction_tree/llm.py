@@ -52,7 +52,7 @@ from .tokens import counter_for
 from .topics import candidates, merge_topics, rank_topics
 from .vault import DERIVED, Vault
 
-PROMPT_VERSION = "llm-1"
+PROMPT_VERSION = "llm-2"  # llm-2: facts give their value and what they replace
 MAX_ATTEMPTS = 6  # transport attempts per call
 MAX_REASKS = 2  # invalid answers re-asked before the unit fails
 BACKOFF_BASE, BACKOFF_CAP = 2.0, 60.0

@@ -39,13 +39,17 @@ Answer with ONE JSON object and nothing else, of this shape:
  "highlights": [{{"text": "other facts worth remembering", "sources": ["id"]}}],
  "topics": ["short topic names, most important first"],
  "facts": [{{"category": "preference|constraint|decision|domain_fact|entity|failure_pattern",
-            "subject": "snake_case_key", "fact": "one sentence that stays true",
+            "subject": "snake_case_key", "value": "what the fact says of its subject",
+            "fact": "one sentence that stays true",
+            "replaces": {{"subject": "snake_case_key", "value": "the old value"}} or null,
             "confidence": 0.0-1.0, "valid_from": "YYYY-MM-DD", "sources": ["id"]}}]}}
 Rules: every item cites one or more ids of data lines it rests on, using only ids shown in
 the data ("[id]" at the start of each line). Be specific: keep names, numbers, dates and
 versions. Keep the whole answer under about {budget} tokens of text. Use empty lists for
 sections with nothing to say. "facts" lists only durable truths (preferences, constraints,
-decisions, stable facts about people, systems or failure patterns), not events.
+decisions, stable facts about people, systems or failure patterns), not events. When the data
+says a value changed ("X is now Y, was Z"), the fact gives the new value and "replaces" names the
+subject and the old value; otherwise "replaces" is null.
 """
 
 USER_PROMPT = """\
@@ -142,9 +146,9 @@ def validate_answer(answer: str, items: Sequence[Item]) -> dict[str, Any]:
             raise InvalidAnswer(f"facts[{n}] must be an object")
         cited = bullet({"text": fact.get("fact"), "sources": fact.get("sources")}, f"facts[{n}]")
         category = fact.get("category")
-        subject = str(fact.get("subject", "")).strip().lower().replace(" ", "_").replace("-", "_")
+        subject = _subject(fact.get("subject"))
         confidence = fact.get("confidence", 0.5)
-        if category not in FACT_CATEGORIES or not SUBJECT.fullmatch(subject):
+        if category not in FACT_CATEGORIES or not subject:
             continue  # a malformed fact is dropped, not worth a re-ask
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
             confidence = 0.5
@@ -152,7 +156,9 @@ def validate_answer(answer: str, items: Sequence[Item]) -> dict[str, Any]:
         facts.append(
             {
                 "category": category,
-                "subject": subject[:60],
+                "subject": subject,
+                "value": _text(fact.get("value")),
+                "replaces": _replaced(fact.get("replaces")),
                 "fact": cited["text"],
                 "confidence": min(1.0, max(0.0, float(confidence))),
                 "valid_from": valid_from,
@@ -182,7 +188,18 @@ def draft_from_answer(data: Mapping[str, Any], items: Sequence[Item], unit: Unit
         valid_from = f["valid_from"] if _is_date(f["valid_from"]) else day
         # a model may take a pasted `VERSION = 2.0` or config block for a fact: by its shape it is none
         if ids and f["confidence"] >= min_confidence and not is_pasted(f["fact"]):
-            facts.append(FactCandidate(f["category"], f["subject"], f["fact"], f["confidence"], valid_from, ids))
+            facts.append(
+                FactCandidate(
+                    f["category"],
+                    f["subject"],
+                    f["fact"],
+                    f["confidence"],
+                    valid_from,
+                    ids,
+                    value=f.get("value", ""),
+                    replaces=f.get("replaces"),
+                )
+            )
     named = tuple(TopicStat(t, 1, day, day) for t in data.get("topics", ()))
     return Draft(
         bullets("overview"),
@@ -193,6 +210,24 @@ def draft_from_answer(data: Mapping[str, Any], items: Sequence[Item], unit: Unit
         named,
         tuple(facts),
     )
+
+
+def _text(value: Any) -> str:
+    """A short one-line string from an untrusted field ("" for anything else)."""
+    return " ".join(value.split())[:MAX_BULLET_CHARS] if isinstance(value, str) else ""
+
+
+def _subject(value: Any) -> str:
+    key = str(value or "").strip().lower().replace(" ", "_").replace("-", "_")
+    return key[:60] if SUBJECT.fullmatch(key) else ""
+
+
+def _replaced(value: Any) -> tuple[str, str] | None:
+    """(subject, old value) from an answer's "replaces", or None when it names no subject and value."""
+    if not isinstance(value, dict):
+        return None
+    subject, old = _subject(value.get("subject")), _text(value.get("value"))
+    return (subject, old) if subject and old else None
 
 
 def _is_date(value: str) -> bool:

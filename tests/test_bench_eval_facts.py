@@ -32,24 +32,33 @@ def _key(subject: str) -> str:
     return "_".join(re.findall(r"[a-z0-9]+", subject.lower())[:6])
 
 
-def oracle(corpus: corpus_module.Corpus) -> Any:
+def oracle(corpus: corpus_module.Corpus, replaces: bool = True) -> Any:
+    """replaces: a new value is keyed under another name of its subject ("..._now") and says which subject and
+    value it replaces, so that only `replaces` can tell consolidation they are one subject."""
     planted = {chunk: fact for fact in corpus.facts for chunk in fact.stated_in}
     day = {chunk["id"]: chunk["timestamp"][:10] for chunk in corpus.chunks}
+    before = {(f.subject, f.superseded_by): f for f in corpus.facts if f.superseded_by}
+
+    def one(fact: corpus_module.PlantedFact, line: str) -> dict[str, Any]:
+        old = before.get((fact.subject, fact.value))
+        said = {
+            "category": fact.category,
+            "subject": _key(fact.subject),
+            "value": fact.value,
+            "fact": f"{fact.subject}: {fact.value}.",
+            "confidence": 0.9,
+            "valid_from": day[line],
+            "sources": [line],
+        }
+        if old is not None and replaces:
+            said["subject"] = _key(fact.subject) + "_now"
+            said["fact"] = f"{fact.subject} is now {fact.value}."
+            said["replaces"] = {"subject": _key(old.subject), "value": old.value}
+        return said
 
     def answer(body: dict[str, Any]) -> str:
         prompt = body["messages"][-1]["content"]
-        facts = [
-            {
-                "category": fact.category,
-                "subject": _key(fact.subject),
-                "fact": f"{fact.subject}: {fact.value}.",
-                "confidence": 0.9,
-                "valid_from": day[line["id"]],
-                "sources": [line["id"]],
-            }
-            for line in DATA_LINE.finditer(prompt)
-            if (fact := planted.get(line["id"])) is not None
-        ]
+        facts = [one(fact, line["id"]) for line in DATA_LINE.finditer(prompt) if (fact := planted.get(line["id"]))]
         return json.dumps({"topics": ["work"], "facts": facts})
 
     return answer
@@ -72,6 +81,13 @@ def test_a_model_that_names_every_planted_fact_scores_full_marks(tmp_path: Path,
     assert score.precision_planted_only == 1.0
     assert score.changes and score.changes_handled == score.changes and score.changes_stale == 0
     assert score.misses == {} and score.unhandled_kinds == {}
+    replaced = [e for e in audit(tmp_path) if e["rule"] == "names the current value as replaced"]
+    assert len(replaced) >= score.changes  # each change superseded through its `replaces`
+
+
+def audit(workdir: Path) -> list[dict[str, Any]]:
+    (path,) = workdir.glob("vault-*/facts/audit.jsonl")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def test_days_the_model_fails_are_counted_not_fatal(tmp_path: Path, key: None) -> None:

@@ -299,7 +299,8 @@ def test_commit_commits_memtrees_files_and_nothing_else(quarter: Vault, git_iden
     late = add(quarter, "A late note on the Stripe webhooks.", timestamp="2026-02-04T18:00:00Z")
     assert memtree("--vault", str(quarter.root), "compact", "--commit").code == 0
     title, files = committed_files(quarter.root)
-    assert files == {late.path, "daily/2026-02-04.md", "weekly/2026-W06.md", "monthly/2026-02.md", "ROOT.md"}
+    day = {"daily/2026-02-04.md", "weekly/2026-W06.md", "monthly/2026-02.md", "facts/candidates/2026-02.jsonl"}
+    assert files == {late.path, *day, "ROOT.md"}  # the day's fact candidates too
     assert title == "memtree: compact 1 daily, 1 weekly, 1 monthly (2026-02-02 .. 2026-03-01), 1 chunk file(s)"
     assert memtree("--vault", str(quarter.root), "compact", "--commit", "--json").json()["committed"] is None
 

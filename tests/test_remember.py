@@ -20,7 +20,8 @@ def _memory(vault: Vault) -> Memory:
 
 
 def _facts_files(root: Path) -> dict[str, str]:
-    return {k: v for k, v in snapshot(root).items() if k.startswith("facts/")}
+    """The store (facts/candidates/ is its input: a day compacted since adds its line there)."""
+    return {k: v for k, v in snapshot(root).items() if k.startswith("facts/") and not k.startswith("facts/candidates/")}
 
 
 def test_a_remembered_fact_is_a_chunk_and_a_standing_fact_at_once(vault: Vault) -> None:

@@ -91,57 +91,6 @@ def test_what_tells_no_new_value_is_not_even_change_only(sentence: str) -> None:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        ("Quern's internal port is 8443", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
-        ("the prod database is Postgres 15", "prod db upgraded, Postgres 16 now"),  # names the side: db
-        ("our tech lead is Renske", "Ines is tech lead from this sprint on"),  # a cue keyed it by its value
-        ("prod runs Quern 2.8", "prod is on Quern 3.1 as of yesterday"),  # "as of yesterday" dates the change
-        ("grocery budget is 600 euros a month", "we upped the grocery budget to 700"),
-        # a key naming no side: the side its statement names, by verb too
-        ("my dad lives with us", "Dad moved into the assisted living place in Carrow last month"),
-        # the old value named as what ended, though not the thing
-        ("my therapist is Dr. Okafor", "seeing someone new, Dr. Lindqvist, since Okafor retired"),
-        ("I'm on the 5:2 diet", "dropped 5:2, doing 16:8 fasting now"),  # a key of a side alone: "diet"
-        ("the card reader is SumUp", "we replaced SumUp with a Square reader"),
-        ("our API gateway runs on Kong", "we ripped out Kong, the gateway is Envoy now"),
-        ("I'm doing keto", "off keto, I'm just counting calories now"),  # "off X, I'm ..." names X as replaced
-    ],
-)
-def test_a_change_told_in_passing_supersedes_the_subject_it_names(old: str, new: str) -> None:
-    assert superseding(old, new).history[0].why == "superseded: recency"
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        (
-            "Polars 4.27 is what we run, pls don't use newer APIs",
-            "Polars got bumped to 4.28 today, so the 4.27 workarounds can go",
-        ),
-        (
-            "picked a host for Kestrel at last: Cloud Run.",
-            "Cloud Run kept having outages so Kestrel lives on Render now, dns flipped last night",
-        ),
-        (
-            "Puffin pipelines run on GitLab CI",
-            "no more GitLab CI for Puffin, rewrote the whole pipeline for Drone this week",
-        ),
-        # "as of this morning" where the change names what it replaces; what happened first is how it came about
-        (
-            "the gateway config says 1,000 requests per minute for Quillstone Media, that's the ceiling we agreed on",
-            "Quillstone Media upgraded their plan, throttle is 20 requests per second as of this morning and 1,000 "
-            "requests per minute is history",
-        ),
-        ("Kafka here is 6.23, so newer docs may not match", "dependabot PR merged, Kafka is at 6.27 now (bye 6.23)"),
-        ("we're on Next.js 14.2 for the storefront", "Renovate PR merged, Next.js is at 15.1 now (was 14.2)"),
-    ],
-)
-def test_a_change_dated_by_when_it_happened_supersedes_what_it_changes(old: str, new: str) -> None:
-    superseding(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
         (
             "chose Buildkite to build Ibis, mostly for the caching",
             "no more Buildkite for Ibis, rewrote the pipeline for CircleCI",
@@ -167,25 +116,6 @@ def test_changes_told_after_the_same_event_change_each_their_own_thing() -> None
     outcome = consolidate([told(day, source, sentence) for day, source, sentence in said])
     chains = sorted((f.current.sources, tuple(v.sources for v in f.history)) for f in outcome.facts)
     assert chains == [(("c",), (("b",),)), (("d",), (("a",),))]
-
-
-@pytest.mark.parametrize(
-    "northwind",
-    [
-        "the gateway config says 1,000 requests per minute for Northwind Traders, that's the ceiling we agreed on",
-        "the gateway config says 1,000 requests per minute for Northwind Traders",  # too unsure to be a fact alone
-    ],
-)
-def test_changes_of_the_same_value_labelled_with_two_names_change_each_their_own(northwind: str) -> None:
-    said = [
-        ("2026-01-05", "a", "per the contract we throttle Saltmarsh Studios at 1,000 requests per minute"),
-        ("2026-01-06", "b", northwind),
-        ("2026-03-02", "c", "changed the gateway rule for Saltmarsh Studios: 500 requests per minute replaces 1,000"),
-        ("2026-03-03", "d", "changed the gateway rule for Northwind Traders: 500 requests per minute replaces 1,000"),
-    ]
-    outcome = consolidate([told(day, source, sentence) for day, source, sentence in said])
-    chains = sorted((f.current.sources, tuple(v.sources for v in f.history)) for f in outcome.facts)
-    assert chains == [(("c",), (("a",),)), (("d",), (("b",),))]
 
 
 def test_a_change_told_over_two_clauses_is_read_as_one_when_only_both_name_what_it_replaces() -> None:
@@ -239,7 +169,6 @@ def test_a_change_of_nothing_known_is_left_out() -> None:
         ]
     )
     assert [f.current.sources for f in outcome.facts] == [("a",)]
-    assert [c.sources for c in outcome.ordered] == [("a",)]  # no candidate a fact could hold
 
 
 def test_a_change_told_before_its_subject_was_known_is_left_out() -> None:
@@ -267,56 +196,6 @@ def test_a_change_on_another_side_of_a_known_thing_does_not_take_its_place() -> 
 
 
 @pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("max upload size is 10MB", "uploads are capped at 20 a day now"),  # a count, no size
-        ("max upload size is 10MB", "the upload page loads in 2 seconds"),
-        ("the cache TTL is 5 minutes", "the cache warmup takes 30 seconds"),
-        # a word of the name and a measure in the same unit, told as new: still another thing (from a review)
-        ("access tokens expire after 15 minutes", "refresh tokens last 60 minutes now"),
-        ("my commute to the office is 30 minutes", "the office standup is 15 minutes now"),
-        ("max upload size is 10MB", "the upload queue holds 500MB now"),
-        # what a request needs for its task is no fact, nor a change of one
-        ("The project deadline is March 31.", "Can you review this, the deadline is Friday."),
-        ("Our app is on version 4.2.", "Could you rerun CI, the runner is on version 2.3."),
-        # absent for an occasion; a thing of which the old value is only a part; another thing the holder leaves
-        ("Our designer is Tomas.", "Tomas is out for the offsite, Carla is in."),
-        ("We use Kong as our API gateway.", "We got rid of the flaky Kong tests, the gateway is faster now."),
-        (
-            "Halvard runs the data science guild.",
-            "Halvard stepped down from the guild newsletter, Priyanka runs the newsletter now.",
-        ),
-        ("Our team is five engineers.", "The team is studying the incident report."),
-        ("the retro is at 2pm on Thursdays", "the retro got moved to half past three today"),  # that day's retro
-        # two things, each named in a label the other never says, sharing a value
-        (
-            "Heron: Friday freeze noon -> 3pm, effective immediately.",
-            "Kestrel: Friday freeze 3pm -> 4pm, effective immediately.",
-        ),
-    ],
-)
-def test_a_later_statement_about_something_else_changes_nothing(old: str, new: str) -> None:
-    candidates = [told("2026-01-05", "a", old)] if facts.extract_statements(old, "user") else []
-    candidates += [told("2026-03-02", "b", new)] if facts.extract_statements(new, "user") else []
-    outcome = consolidate(candidates)
-    assert all(f.history == () for f in outcome.facts)
-
-
-def test_a_side_of_a_thing_whose_owner_changed_leaves_the_owner_current() -> None:
-    # dev corpus seed 2: the port in staging, keyed by two sides, is no closer telling of "billing" changing hands
-    outcome = consolidate(
-        [
-            told("2025-01-29", "a", "Yusuf owns billing-service."),
-            told("2025-03-05", "b", "fyi Yusuf handed billing-service over to Zainab today."),
-            told("2025-04-17", "c", "Billing-service listens on port 5362 in staging, not the default."),
-        ]
-    )
-    owner = holding(outcome.facts, "b")
-    assert [v.sources for v in owner.history] == [("a",)]
-    assert holding(outcome.facts, "c").history == ()
-
-
-@pytest.mark.parametrize(
     "told",
     ["Priya dropped her kids off, Tom is covering now", "Priya left early, Tom is covering now"],
 )
@@ -341,18 +220,6 @@ def test_a_name_said_to_have_ended_is_changed(old: str, new: str) -> None:
     from compaction_tree.facts.updates import _ended_name
 
     assert _ended_name(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("errors are tracked in Sentry", "we moved off Sentry onto Rollbar"),
-        ("we shop at Freshway on Saturdays", "grocery delivery from Oakcart every Thursday instead of Freshway"),
-    ],
-)
-def test_a_change_in_passing_replacing_what_a_statement_says_of_its_subject_changes_it(old: str, new: str) -> None:
-    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
 
 
 def test_a_change_in_passing_replacing_the_subject_of_a_statement_is_no_change_of_its_value() -> None:
@@ -401,33 +268,6 @@ def test_a_statement_keyed_by_whose_it_is_keeps_its_own_subject() -> None:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        ("max upload size is 10MB", "uploads can go up to 50MB now"),
-        ("max upload size is 2 GB", "uploads can go up to 500MB now"),  # units of one measure
-        ("the metrics exporter listens on 9102", "exporter port is 9200 now"),
-        ("the bakery opens at 7", "we open at 6:30 now"),
-        ("note: travel budget per trip is 1500", "travel cap per trip raised to 2200"),
-    ],
-)
-def test_a_change_naming_a_known_thing_by_part_of_its_name_changes_it(old: str, new: str) -> None:
-    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("I do my long run on Saturday mornings", "my long run is in the evenings now"),
-        ("I like code reviews in the afternoon", "code reviews in the morning suit me better now"),
-    ],
-)
-def test_a_day_and_a_cadence_are_one_kind_of_value(old: str, new: str) -> None:
-    (fact,) = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)]).facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
         ("max upload size is 10MB", "uploads are failing for 3 customers now"),  # counts customers, not megabytes
         ("my gym membership is 35 a month", "the gym is open 24 hours now"),
         ("the kids' school starts at 8:15", "the school now has 400 students"),
@@ -440,41 +280,6 @@ def test_a_day_and_a_cadence_are_one_kind_of_value(old: str, new: str) -> None:
 def test_a_value_of_another_measure_changes_no_thing_named_by_part_of_its_name(old: str, new: str) -> None:
     outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
     assert len(outcome.facts) == 2 and all(f.history == () for f in outcome.facts)
-
-
-def test_the_next_change_is_told_against_the_last() -> None:
-    outcome = consolidate(
-        [
-            told("2026-01-05", "a", "Quern's internal port is 8443"),
-            told("2026-02-02", "b", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
-            told("2026-03-02", "c", "Quern moved to port 9553 now, the sidecar took 9443"),
-        ]
-    )
-    fact = holding(outcome.facts, "c")
-    assert [v.sources for v in fact.history] == [("b",), ("a",)]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # the old value and a word of what it is of, beside a new value of its shape, however the change is worded
-        ("before you paste snippets, our Flask is 2.3", "Flask 2.3 had a cve so we jumped straight to 3.1, live now"),
-        # two names of the known statement, one of them replaced by a name
-        ("Re Wren: builds go through Travis CI", "after months of Travis CI outages Wren moved over to Drone"),
-        (
-            "billing-exporter ownership sits with Mireille",
-            "Mireille rolled off billing-exporter this sprint and Tobias picked it up as owner",
-        ),
-        ("the design squad is run by Anneliese", "Kofi runs design now, Anneliese moved to research"),
-        # a statement a cue took, keyed by its own words, with no change form: its new value still replaces
-        (
-            "Every summer we stay with Ingrid in Porto, my aunt, it's where she settled.",
-            "Ingrid sold the flat in Porto, my aunt is settled in Lyon since last month",
-        ),
-    ],
-)
-def test_a_change_naming_the_old_value_beside_a_new_one_of_its_kind_supersedes_it(old: str, new: str) -> None:
-    superseding(old, new)
 
 
 def test_a_cause_named_as_replaced_with_how_it_was_held_is_replaced() -> None:
@@ -510,88 +315,6 @@ def test_a_statement_too_unsure_to_be_a_fact_is_kept_as_replaced_only() -> None:
     assert got.replaced_only and not got.change_only
     assert facts.extract_sentence("logs go to papertrail", "user") is None
     assert consolidate([told("2026-01-05", "a", "logs go to papertrail")]).facts == ()
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("logs go to papertrail", "we moved logging off papertrail and onto grafana loki"),
-        ("we format everything with black", "we swapped black out for ruff format last week"),
-        ("we lint with flake8 and format with black", "flake8 and black are gone, it's all Ruff"),  # told in passing
-        # a number is said of too many things: the statement must be about what the change is about
-        ("15 min access tokens, 30 days refresh", "token lifetime decision: access tokens 10 minutes instead of 15"),
-        # a standing state with a value in it, though the learned model does not lean to it
-        ("the cron for invoice emails fires at 02:00 UTC", "moved the invoice cron off 02:00 UTC, it's 05:30 UTC now"),
-    ],
-)
-def test_a_change_naming_a_value_as_replaced_makes_the_statement_saying_it_history(old: str, new: str) -> None:
-    assert superseding(old, new).history[0].why == "superseded: recency"
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # a change told in passing, found by the value it replaces alone: the known key names a side, no thing
-        (
-            "my goal is now a first marathon in the autumn, not a sub-2-hour half marathon",
-            "new plan: running 30 km a week instead of a first marathon in the autumn",
-        ),
-        # the value replaced is said with its thing's name ("mypy 4.18"): the value is what is left of it
-        ("mypy is pinned at 4.18 in the lockfile", "we moved from mypy 4.18 to 4.19"),
-        # "new habit: ..." is the speaker's own, "my" left out
-        ("from now on my order is a cappuccino, not cortado", "new habit: oat flat white instead of cappuccino"),
-        # what is replaced, said in brackets or after "was"
-        ("I like TypeScript examples", "new preference: code before explanations (not TypeScript examples)"),
-        ("rule for Tern: no deploys past noon on a Friday", "the Friday deploy cutoff for Tern is now 3pm, was noon"),
-        ("please don't ship Falcon after 2pm on Friday", "no Falcon deploys after noon on Fridays (instead of 2pm)"),
-        # the holder of a post, said in another clause than its verb's ("they own it")
-        ("talk to Jonas about catalog-api, they own it", "Paloma takes over catalog-api from Jonas"),
-        ("decision on catalog-api: Postgres for persistence", "migrated catalog-api off Postgres, it's on MySQL now"),
-        (
-            "what I want this year is a sub-2-hour half marathon",
-            "my goal is now a first marathon in the autumn, not a sub-2-hour half marathon",
-        ),
-        (
-            "the payout-worker deploy failed again: a feature flag lookup fails on startup, as usual",
-            "correction on payout-worker: deploys fail because the old pods take too long to drain, not because a "
-            "feature flag lookup fails on startup",
-        ),
-    ],
-)
-def test_a_change_saying_what_it_replaces_in_other_words_makes_the_old_statement_history(old: str, new: str) -> None:
-    superseding(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # the value replaced, told ended or found wanting, in a sentence that says what is new
-        ("my usual coffee is a cortado", "cortado was getting to be too much, so I'm on flat white these days"),
-        ("the search standup is at 9:15", "search standup invite updated: 9:15 is dead, long live 9:45"),
-        (
-            "my neighbour Pavel lives in Tbilisi",
-            "my neighbour Pavel took the job offer, so it's goodbye Tbilisi, hello Riga",
-        ),
-        # who held a post
-        (
-            "Imani owns search-indexer",
-            "Imani doesn't own search-indexer anymore, so take search-indexer stuff to Odette",
-        ),
-        ("Chiara owns export-worker", "Imani officially inherited export-worker from Chiara today"),
-        # two values with an arrow, and a clause after them
-        ("no Starling deploys after 2pm on Fridays", "Starling: Friday freeze 2pm -> 4pm, effective immediately"),
-        ("my mother-in-law Idris lives in Osaka", "can't believe Idris swapped Osaka for Lisbon, but they seem happy"),
-        ("I'm pescatarian", "ended my pescatarian phase, eating vegan now"),
-        ("Puffin is hosted on Railway", "we pulled Puffin off Railway because of the price hike and put it on Heroku"),
-        # the replaced version said with its thing's name, of a statement too unsure to be a fact
-        (
-            "Nginx here is 1.20, so newer docs may not match",
-            "finally got off Nginx 1.20, 1.23 is live after the tests passed",
-        ),
-    ],
-)
-def test_a_change_telling_the_old_value_ended_makes_it_history(old: str, new: str) -> None:
-    superseding(old, new)
 
 
 @pytest.mark.parametrize(
@@ -634,44 +357,6 @@ def test_a_kept_statement_saying_the_value_of_another_thing_does_not_keep_the_un
     ]
 
 
-def test_only_the_latest_statement_saying_the_value_is_history_and_only_when_none_kept_says_it() -> None:
-    outcome = consolidate(
-        [
-            told("2026-01-05", "a", "logs go to papertrail"),
-            told("2026-01-20", "b", "app logs are in papertrail"),
-            told("2026-03-02", "c", "we moved logging off papertrail and onto grafana loki"),
-        ]
-    )
-    (fact,) = outcome.facts
-    assert [v.sources for v in fact.history] == [("b",)]
-    kept = consolidate(
-        [
-            candidate("Logs are shipped to Papertrail.", "log_shipping", "2026-01-05", "a"),
-            told("2026-01-20", "b", "app logs are in papertrail"),
-            told("2026-03-02", "c", "we moved logging off papertrail and onto grafana loki"),
-        ]
-    )
-    assert not any(("b",) in [v.sources for v in f.history] or f.current.sources == ("b",) for f in kept.facts)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("15 min access tokens, 30 days refresh", "the standup is 10 minutes instead of 15"),  # a number, elsewhere
-        ("logs go to papertrail", "we moved the alerts off papertrail and onto pagerduty"),  # another thing named
-        ("logs go to papertrail", "we moved the status page off statuspage.io onto instatus"),  # another value
-        # a change about a thing it names (Ledger-api) makes history only of a statement naming it too (dev corpus)
-        (
-            "Webhook-relay listens on port 4617 in staging, not the default.",
-            "Ledger-api listens on port 7071 in staging, not the default.",
-        ),
-    ],
-)
-def test_a_change_naming_another_value_or_thing_leaves_the_unsure_statement_out(old: str, new: str) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    assert all(f.current.sources != ("a",) and f.history == () for f in outcome.facts)
-
-
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -686,66 +371,8 @@ def test_an_unsure_statement_whose_subject_is_the_replaced_value_is_not_vouched_
     assert all(f.history == () and f.current.sources != ("a",) for f in outcome.facts)
 
 
-def test_a_change_vouches_only_for_what_its_own_speaker_said() -> None:
-    def said_by(speaker: str, day: str, source: str, sentence: str) -> FactCandidate:
-        (got,) = facts.extract_statements(sentence, speaker)
-        return FactCandidate(
-            got.category, got.subject, got.fact, got.confidence, day, (source,), got.change_only, got.replaced_only
-        )
-
-    jon = said_by("Jon", "2026-01-05", "a", "Our dog eats the salmon kibble.")
-    assert jon.replaced_only
-    gina = said_by("Gina", "2026-03-02", "b", "We switched our dog from the salmon kibble to raw food.")
-    assert all(f.history == () for f in consolidate([jon, gina]).facts)
-    walks = said_by("Jon", "2026-01-05", "a", "we walk the dog at 7am")  # of the same subject, by its key
-    gina_walks = said_by("Gina", "2026-03-02", "b", "we walk the dog at 6:30 now")
-    assert all(f.history == () for f in consolidate([walks, gina_walks]).facts)
-    jon_later = said_by("Jon", "2026-03-02", "b", "We switched our dog from the salmon kibble to raw food.")
-    (fact,) = consolidate([jon, jon_later]).facts
-    assert [v.sources for v in fact.history] == [("a",)]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("core hours are 10 to 4", "core hours changed to 11-3"),
-        ("error tracking is sentry", "we moved error tracking over to rollbar"),
-        ("we walk the dog at 7am", "dog walks are at 6:30 now since it gets hot"),  # the key's words in another order
-    ],
-)
-def test_a_change_of_the_very_subject_makes_the_unsure_statement_history_though_it_names_no_old_value(
-    old: str, new: str
-) -> None:
-    unsure = told("2026-01-05", "a", old)
-    assert unsure.replaced_only
-    (fact,) = consolidate([unsure, told("2026-03-02", "b", new)]).facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # a value of another kind: where it meets, then when
-        ("the book club meets at Anna's place", "book club moved to the first Sunday of each month"),
-        ("book club meets the last Thursday of the month", "book club moved to Tom's flat"),
-        ("core hours are 10 to 4", "core hours are 11 to 3 on fridays"),  # no change said
-    ],
-)
-def test_a_statement_of_the_same_subject_that_tells_no_change_of_its_value_vouches_for_nothing(
-    old: str, new: str
-) -> None:
-    outcome = consolidate([told("2026-01-05", "a", old), told("2026-03-02", "b", new)])
-    assert [(f.current.sources, f.history) for f in outcome.facts] == [(("b",), ())]
-
-
 def unsure(fact: str, subject: str) -> FactCandidate:
     return FactCandidate("domain_fact", subject, fact, 0.65, "2026-01-05", ("a",), replaced_only=True)
-
-
-def test_a_change_of_the_thing_an_unsure_statement_names_and_more_makes_it_history() -> None:
-    old = unsure("Climbing club membership is 35 a month.", "climbing_club_membership")
-    (fact,) = consolidate([old, told("2026-03-02", "b", "climbing club went up to 42 a month")]).facts
-    assert fact.current.sources == ("b",) and [v.sources for v in fact.history] == [("a",)]
 
 
 @pytest.mark.parametrize(
@@ -825,48 +452,7 @@ def test_change_only_and_replaced_only_candidates_round_trip_and_others_are_writ
     assert summary_from_data(data).draft.facts == (plain, passing, unsure)
 
 
-def test_an_undone_told_change_keeps_the_old_value_and_its_own_record() -> None:
-    candidates = [
-        told("2026-01-05", "a", "Quern's internal port is 8443"),
-        told("2026-03-02", "b", "Quern moved to port 9443 so it doesn't clash with the sidecar"),
-    ]
-    (event,) = consolidate(candidates).events
-    assert event.kind == "supersede" and event.sources == ("a", "b")
-    outcome = consolidate(candidates, {event.id: "u1"})
-    (fact,) = outcome.facts
-    assert fact.current.sources == ("a",)
-    assert fact.history[0].sources == ("b",) and fact.history[0].why == "undone: u1"
-
-
 # ---------------------------------------------------------------- a change told with the story of how it came about
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # what it replaces is named, so "it was moved", "is done" tell how the change came about, not an event
-        ("Marlin's hosting is Netlify", "Marlin isn't on Netlify anymore, it was moved to Vercel over the weekend"),
-        (
-            "Sandpiper's hosting is DigitalOcean",
-            "the Sandpiper cutover is done, DigitalOcean is history and it's on Hetzner",
-        ),
-    ],
-)
-def test_a_change_naming_what_it_replaces_is_one_though_it_tells_how_it_came_about(old: str, new: str) -> None:
-    fact = superseding(old, new)
-    assert fact.subject == told("2026-01-05", "a", old).subject
-
-
-def test_the_subject_whose_value_a_change_names_as_replaced_wins_over_one_it_names_in_passing() -> None:
-    # "docs" also names the docs standup; only the hosting statement said Netlify
-    candidates = [
-        told("2026-01-05", "a", "the docs standup is at 9:30"),
-        told("2026-01-06", "b", "Marlin's hosting is Netlify"),
-        told("2026-03-02", "c", "correction for the docs: Marlin isn't on Netlify anymore, it was moved to Vercel"),
-    ]
-    outcome = consolidate(candidates)
-    assert holding(outcome.facts, "c").history[0].sources == ("b",)
-    assert holding(outcome.facts, "a").history == ()
 
 
 def test_a_change_naming_a_replaced_value_the_subject_never_held_is_not_its_change() -> None:
@@ -884,43 +470,12 @@ def test_a_change_naming_a_replaced_value_the_subject_never_held_is_not_its_chan
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        ("Ilse is the QA lead on the team", "Ilse is head of platform as of May, she was QA lead before the reorg"),
-        ("our release manager is Bruno", "Bruno got the staff engineer title after four years as release manager"),
-        (
-            "Hana owns the Gannet runbook",
-            "the roster is corrected: the Gannet runbook shows Ravi where it used to show Hana",
-        ),
-        (
-            "we chose Redis for the Gannet job queue",
-            "Redis couldn't keep up with Gannet's job queue so we rebuilt it on RabbitMQ",
-        ),
-    ],
-)
-def test_a_statement_naming_what_held_before_after_what_holds_now_supersedes_it(old: str, new: str) -> None:
-    superseding(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
         ("I live in Porto", "we were in Lisbon before the conference, now back home"),  # where we were, not lived
         ("our CI is Jenkins", "Jenkins couldn't keep up with the release rush last week"),  # a bad week, no move
     ],
 )
 def test_what_held_for_a_while_or_struggled_once_is_no_earlier_value(old: str, new: str) -> None:
     leaves_alone(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # "can't" without a question mark opens a statement
-        ("my cousin Ana lives in Porto", "can't visit Ana's anymore since she moved out of Porto, she's in Lyon now"),
-        ("Kestrel's ci is Travis", "Kestrel builds got ported off Travis, every job runs on Drone now"),
-    ],
-)
-def test_a_move_told_as_a_story_supersedes_the_value_it_leaves(old: str, new: str) -> None:
-    superseding(old, new)
 
 
 def test_a_reading_that_jumps_is_no_change_of_what_its_thing_runs() -> None:
@@ -942,13 +497,6 @@ def test_what_held_before_in_a_story_of_something_else_is_no_change(old: str, ne
 def test_what_someone_was_before_an_event_names_no_replaced_value_unless_something_holds_now() -> None:
     assert change_of("he was the top scorer before the injury") is None
     assert change_of("Ilse is head of platform now, she was QA lead before the reorg") is not None
-
-
-def test_a_second_correction_of_the_same_sheet_supersedes_the_first() -> None:
-    first = "the roster got updated, the Gannet runbook shows Ravi where it used to show Hana"
-    second = "the roster got updated, the Gannet runbook shows Oksana where it used to show Ravi"
-    fact = superseding(first, second)
-    assert "Oksana" in fact.current.fact
 
 
 @pytest.mark.parametrize(

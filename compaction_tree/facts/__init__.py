@@ -1,7 +1,8 @@
 """Durable facts: what is true now about one subject, next to the summaries of what happened.
 
 A fact comes out of a day's compaction (the cue extractor, or the LLM's JSON answer) and lives in
-the day's summary; the store under facts/ is rebuilt from all of them after every compaction:
+the day's line of facts/candidates/ (versioned apart from the summary); the store under facts/ is
+rebuilt from all of them after every compaction:
 
     cues.py         the cue tables: the shapes of durable statements
     gates.py        what disqualifies a sentence (questions, moments, hypotheticals, pasted logs)
@@ -9,7 +10,8 @@ the day's summary; the store under facts/ is rebuilt from all of them after ever
     learned.py      a linear model's opinion on a sentence no cue or frame took (weights in data/)
     extract.py      sentence -> fact (category, subject key, value, confidence)
     statement.py    the analysis of a statement: names, values, changes ("moved from X to Y")
-    consolidate.py  clusters, merges, supersessions and contradictions, with an audit trail
+    candidates.py   each day's candidates, by input hash and extractor version
+    consolidate.py  structure only: aliases, merges, supersessions, with an audit trail
     records.py      Fact, Version, Event and their markdown / JSONL files
     store.py        the files in the vault, undo, and the reading API below
 """

@@ -2,9 +2,12 @@
 
 A fact is what is true now about one subject (a preference, a constraint, a decision...), not
 what happened. Facts come out of the per-day compaction pass as `FactCandidate`s (the cue
-extractor below, or the LLM's JSON answer) and are kept in each daily summary's front matter.
-`rebuild_facts` recomputes the whole store from all of them after every compaction
-(consolidate.py), so a late chunk or a forgotten one re-derives everything consistently.
+extractor, or the LLM's JSON answer) and are kept in each day's line of facts/candidates/
+(candidates.py; an older vault's daily summaries hold them in their front matter until its next
+compaction). `rebuild_facts` recomputes the store from all of them after every compaction
+(consolidate.py), so a late chunk or a forgotten one re-derives everything consistently; the
+outcome of each cluster is kept in .memtree/facts-clusters.json, so a run replays only the
+clusters its new candidates touch, with the bytes a full rebuild gives.
 
 The store, git-tracked and deterministic (the same candidates give the same bytes):
 - facts/<category>.md   one section per subject: the current value, then its history;
@@ -21,7 +24,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -31,8 +34,10 @@ from ..errors import InvalidInputError, VaultFormatError
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, word_form
 from ..topics import BUILTIN_ALIASES, topic_key
+from .candidates import candidate_record, month_path, read_days
 from .consolidate import (
     CATEGORIES,
+    ClusterOutcome,
     Event,
     Fact,
     Outcome,
@@ -41,8 +46,10 @@ from .consolidate import (
     consolidate,
     parse_audit,
     parse_category,
+    plain,
     render_audit,
     render_category,
+    replay_cluster,
 )
 from .extract import (
     SUBJECT,
@@ -52,7 +59,6 @@ from .extract import (
 from .provenance import supported
 from .remembered import SOURCE_PREFIX as REMEMBERED_SOURCE
 from .remembered import Remembered, category_of, combined, ledger
-from .statement import plain_text
 
 if TYPE_CHECKING:
     from ..index import Index
@@ -64,6 +70,8 @@ AUDIT_FILE = "facts/audit.jsonl"
 OVERRIDES_FILE = "facts/overrides.yaml"
 REPORT_FILE = ".memtree/facts-report.json"
 EMBEDDINGS_FILE = ".memtree/fact-embeddings.json"
+CLUSTERS_FILE = ".memtree/facts-clusters.json"
+CACHE_VERSION = 3  # raise when consolidate.py decides differently: kept outcomes are then replayed
 CHECK_LIMIT = 5  # the retrieval check: a fact must come back among this many for its own subject
 STANDING_WORDS = 30  # a standing fact's line in ROOT.md is cut after this many words
 # what the learned model alone vouches for (0.65) waits in facts/ until it is said again, which raises it
@@ -417,23 +425,34 @@ def screened_candidates(
 ) -> tuple[list[FactCandidate], list[dict[str, str]]]:
     """(daily_candidates, {"summary", "subject"} of each candidate left out as unsupported). A remembered
     chunk is no source of theirs: its fact comes straight from the chunk, the same with or without a compaction."""
-    daily = index.summaries("daily")
-    cited = index.chunks_by_id(sorted({s for _, summary in daily for c in summary.draft.facts for s in c.sources}))
     found, unsupported = [], []
-    for path, summary in daily:
-        for c in summary.draft.facts:
+    days = day_candidates(index)
+    cited = index.chunks_by_id(sorted({s for _, _, _, facts in days for c in facts for s in c.sources}))
+    for path, period, backend, facts in days:
+        for c in facts:
             if remembered and remembered.intersection(c.sources):
                 c = replace(c, sources=tuple(s for s in c.sources if s not in remembered))
             if c.confidence < config.fact_min_confidence or not c.sources or not c.fact.strip():
                 continue
             rows = [(row.speaker, row.text) for row in (cited.get(s) for s in c.sources) if row is not None]
-            if not supported(c, summary.summarizer.backend, rows):
+            if not supported(c, backend, rows):
                 unsupported.append({"summary": path, "subject": c.subject})
                 continue
-            valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else summary.period
+            valid_from = c.valid_from if re.fullmatch(r"\d{4}-\d\d-\d\d", c.valid_from) else period
             subject = c.subject if SUBJECT.fullmatch(c.subject) else subject_key(c.subject, generic=True) or "fact"
             found.append(replace(c, subject=subject, fact=" ".join(c.fact.split()), valid_from=valid_from))
     return found, unsupported
+
+
+def day_candidates(index: Index) -> list[tuple[str, str, str, tuple[FactCandidate, ...]]]:
+    """(file, day, backend, candidates) of every day: its line under facts/candidates/, else what its daily
+    summary's front matter holds (a vault from before those lines, until its next compaction)."""
+    lines = read_days(index.vault)
+    found = [(month_path(d.day), d.day, d.backend, d.facts) for d in lines.values()]
+    for path, summary in index.summaries("daily"):
+        if summary.period not in lines and summary.draft.facts:
+            found.append((path, summary.period, summary.summarizer.backend, summary.draft.facts))
+    return sorted(found, key=lambda f: f[1])
 
 
 def retrieval_check(outcome: Outcome) -> list[dict[str, str]]:
@@ -463,9 +482,11 @@ def rebuild(vault: Vault, index: Index, similarity: Similarity | None = None) ->
     label, warning = "custom" if similarity else "lexical", None
     if similarity is None:
         # a replaced-only candidate meets its change by key, if ever: not worth an embedding
-        texts = [plain_text(c.fact) for c in candidates if not c.replaced_only]
+        texts = [plain(c.fact) for c in candidates if not c.replaced_only]
         similarity, label, warning = similarity_for(vault, texts)
-    outcome = consolidate(candidates, reversals, similarity)
+    cache = ClusterCache(vault, reversals, label)
+    outcome = consolidate(candidates, reversals, similarity, cache.replay, cache.strengths)
+    cache.save()
     own_facts, own_events = ledger(said, reversals)
     speakers = index.speakers()
     all_facts, joined = combined([_unquoted(f, speakers) for f in outcome.facts], own_facts, reversals)
@@ -528,6 +549,97 @@ def _unquoted(fact: Fact, speakers: Collection[str]) -> Fact:
         return replace(version, fact=unquoted(version.fact, speakers))
 
     return replace(fact, current=plain(fact.current), history=tuple(plain(v) for v in fact.history))
+
+
+class ClusterCache:
+    """The outcomes of the clusters a rebuild replayed (.memtree/facts-clusters.json), by what they hold: a run
+    replays only the clusters its new candidates touch. A cluster's outcome depends on its candidates, the
+    reversals and the similarity alone, so a kept one is the bytes a replay would give."""
+
+    def __init__(self, vault: Vault, reversals: Mapping[str, str], similarity: str) -> None:
+        self.vault = vault
+        self.reversals = dict(reversals)
+        self.salt = json.dumps([CACHE_VERSION, sorted(self.reversals.items()), similarity])
+        self.kept: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
+        self.strengths = _Strengths()  # links between subject keys, by what they say (consolidate.clusters)
+        data = vault.read_bytes(CLUSTERS_FILE)
+        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
+            loaded = json.loads(data) if data else {}
+            if loaded.get("salt") == self.salt:
+                self.kept = dict(loaded["clusters"])
+                self.strengths.kept = {k: int(v) for k, v in loaded["links"].items()}
+        self.replayed = 0
+
+    def key(self, candidates: Sequence[FactCandidate]) -> str:
+        body = json.dumps([candidate_record(c) for c in candidates], ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+
+    def replay(self, candidates: Sequence[FactCandidate], similarity: Similarity | None = None) -> ClusterOutcome:
+        key = self.key(candidates)
+        stored = self.kept.get(key)
+        if stored is not None:
+            with contextlib.suppress(ValueError, TypeError, KeyError, IndexError):
+                outcome = _outcome_from(stored)
+                self.used[key] = stored
+                return outcome
+        self.replayed += 1
+        outcome = replay_cluster(candidates, self.reversals, similarity)
+        self.used[key] = _outcome_json(outcome)
+        return outcome
+
+    def save(self) -> None:
+        data = {"salt": self.salt, "clusters": self.used, "links": self.strengths.used}
+        self.vault.write(CLUSTERS_FILE, json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+
+
+class _Strengths(MutableMapping[str, int]):
+    """Link strengths: those the last run wrote (kept) and those this run used (written back; the others go)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, int] = {}
+        self.used: dict[str, int] = {}
+
+    def __getitem__(self, key: str) -> int:
+        if key not in self.used:
+            self.used[key] = self.kept[key]
+        return self.used[key]
+
+    def __setitem__(self, key: str, value: int) -> None:
+        self.used[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        self.used.pop(key, None)
+        self.kept.pop(key, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.used)
+
+    def __len__(self) -> int:
+        return len(self.used)
+
+
+def _outcome_json(outcome: ClusterOutcome) -> dict[str, Any]:
+    return {
+        "entries": [
+            [subject, category, current.to_json(), [v.to_json() for v in history], list(members)]
+            for subject, category, current, history, members in outcome.entries
+        ],
+        "events": [e.to_json() for e in outcome.events],
+    }
+
+
+def _version_from(data: Mapping[str, Any]) -> Version:
+    return Version(**{**data, "sources": tuple(data["sources"])})
+
+
+def _outcome_from(data: Mapping[str, Any]) -> ClusterOutcome:
+    entries = tuple(
+        (str(subject), str(category), _version_from(current), tuple(_version_from(v) for v in history), tuple(members))
+        for subject, category, current, history, members in data["entries"]
+    )
+    events = tuple(Event(**{**e, "sources": tuple(e["sources"])}) for e in data["events"])
+    return ClusterOutcome(entries, events)
 
 
 def rebuild_facts(vault: Vault, index: Index) -> list[str]:

@@ -33,7 +33,7 @@ LAYOUT = re.compile(
     r"(memtree\.yaml|\.gitignore|ROOT\.md"
     r"|raw/\d{4}/\d{2}/\d{2}/[0-9A-Za-z_-]{1,64}\.json"
     r"|daily/\d{4}-\d{2}-\d{2}\.md|weekly/\d{4}-W\d{2}\.md|monthly/\d{4}-\d{2}\.md"
-    r"|facts/[a-z_]+\.md|facts/audit\.jsonl|facts/overrides\.yaml)"
+    r"|facts/[a-z_]+\.md|facts/audit\.jsonl|facts/overrides\.yaml|facts/candidates/\d{4}-\d{2}\.jsonl)"
 )
 
 

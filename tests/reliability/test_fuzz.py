@@ -78,6 +78,19 @@ def test_c7_summary_parser_and_root_reader(data: bytes) -> None:
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
+@given(blobs)
+def test_c7_fact_candidates_reader(data: bytes) -> None:
+    """A facts/candidates/ month file out of shape (a merge conflict, a hand edit) loses its bad lines, nothing more."""
+    from compaction_tree.facts.candidates import parse_month
+
+    tally("C7 Hypothesis fuzz examples")
+    text = data.decode("utf-8", "replace")
+    line = '{"day": "2026-03-02", "input": "h", "backend": "extractive", "extractor": "x", "facts": [%s]}'
+    for candidate in (text, line % text, text + "\n" + line % ""):
+        parse_month(candidate)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(st.text(max_size=80), blobs)
 def test_c7_id_check_and_redactor(text: str, data: bytes) -> None:
     tally("C7 Hypothesis fuzz examples")
@@ -115,7 +128,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     add(vault, "We switched the billing page to Adyen instead.", timestamp="2026-03-10T12:00:00Z")
     compact(vault, ExtractiveSummarizer(vault.config), datetime(2026, 4, 20, tzinfo=timezone.utc))
     valid = [next(vault.raw_files()).path, *sorted(vault.root.glob("*ly/*.md"))[:3], vault.root / "ROOT.md"]
-    valid += [vault.root / "memtree.yaml", *sorted((vault.root / "facts").glob("*"))]
+    valid += [vault.root / "memtree.yaml", *sorted(p for p in (vault.root / "facts").rglob("*") if p.is_file())]
     for path in valid:
         (folder / f"valid-{path.name}").write_bytes(path.read_bytes())
     return folder

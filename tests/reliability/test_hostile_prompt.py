@@ -214,6 +214,20 @@ def tamper(path: Path, cite: str, fact: dict[str, object] = FORGED) -> None:
     path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, "utf-8")
 
 
+def tamper_line(vault: Vault, cite: str, fact: dict[str, object] = FORGED) -> None:
+    """Adds a fact to the day's line of facts/candidates/, citing a real chunk, as a hand edit would."""
+    import json
+
+    path = vault.root / f"facts/candidates/{DAY:%Y-%m}.jsonl"
+    lines = []
+    for line in path.read_text("utf-8").splitlines():
+        day = json.loads(line)
+        if day["day"] == DAY.isoformat():
+            day["facts"].append({**fact, "sources": [cite]})
+        lines.append(json.dumps(day, sort_keys=True))
+    path.write_text("".join(line + "\n" for line in lines), "utf-8")
+
+
 def compacted(vault: Vault) -> tuple[Vault, str]:
     cited = store(vault, "I prefer tabs over spaces in the billing service.", 0)
     store(vault, "We decided to use Postgres 16 for billing.", 1)
@@ -237,9 +251,17 @@ def test_doctor_reports_a_hand_written_fact(vault: Vault) -> None:
     assert result.code != 0 and "unsupported" in result.stdout
 
 
+def test_doctor_reports_a_fact_written_by_hand_into_a_days_line(vault: Vault) -> None:
+    vault, cited = compacted(vault)
+    tamper_line(vault, cited)
+    problems = doctor(vault).problems
+    assert [(p.kind, p.path) for p in problems] == [("unsupported", f"facts/candidates/{DAY:%Y-%m}.jsonl")]
+
+
 def test_compaction_never_promotes_a_hand_written_fact(vault: Vault) -> None:
     vault, cited = compacted(vault)
-    tamper(vault.root / f"daily/{DAY}.md", cited)
+    tamper(vault.root / f"daily/{DAY}.md", cited)  # an older layout's place: a day with a line never reads it
+    tamper_line(vault, cited)
     store(vault, "The staging cluster runs on Fly.io.", 0, day=DAY + timedelta(days=1))  # a later run rebuilds facts/
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     assert (vault.root / f"daily/{DAY}.md").read_text("utf-8").count("deploy key") == 1  # still in the file

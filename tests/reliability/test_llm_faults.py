@@ -308,10 +308,11 @@ def test_l4_the_cache_key_covers_prompt_version_model_and_params(vault: Vault, m
     assert shutil_keys == base
     hotter = cache_keys(vault, temperature=0.7) - base
     assert len(hotter) == len(base)  # every key changes with a parameter
+    original = llm_module.PROMPT_VERSION
     monkeypatch.setattr(llm_module, "PROMPT_VERSION", "llm-test")
     newer = cache_keys(vault) - base - hotter
     assert len(newer) == len(base)
-    monkeypatch.setattr(llm_module, "PROMPT_VERSION", "llm-1")
+    monkeypatch.setattr(llm_module, "PROMPT_VERSION", original)
     other = cache_keys(vault, model="openai/another-model") - base - hotter - newer
     assert len(other) == len(base)  # and with the model
     assert cache_keys(vault) == base | hotter | newer | other  # back to the first settings: nothing new

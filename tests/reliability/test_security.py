@@ -272,6 +272,8 @@ def memtree_ids(root: Path) -> set[str]:
     audit = root / "facts/audit.jsonl"
     if audit.exists():
         ids |= {json.loads(line)["id"] for line in audit.read_text().splitlines() if line.strip()}
+    for month in sorted(root.glob("facts/candidates/*.jsonl")):
+        ids |= {json.loads(line)["input"] for line in month.read_text().splitlines() if line.strip()}
     return ids
 
 
@@ -341,8 +343,9 @@ def test_s7_no_secret_anywhere_after_the_full_workflow(vault: Vault, tmp_path: P
     )
     scanned = [p for p in sorted(vault.root.rglob("*")) if p.is_file() and ".git" not in p.parts] + [history]
     committed = history.read_text("utf-8", "replace")  # ids of chunks since forgotten, events since replaced
-    pattern = r'raw/\d{4}/\d\d/\d\d/([0-9a-f]{16})\.json|"id": "([0-9a-f]{12})"'
-    allowed = memtree_ids(vault.root) | {a or b for a, b in re.findall(pattern, committed)}
+    # (and the input hashes a day's fact candidates were read with, facts/candidates/)
+    pattern = r'raw/\d{4}/\d\d/\d\d/([0-9a-f]{16})\.json|"id": "([0-9a-f]{12})"|"input": "([0-9a-f]{64})"'
+    allowed = memtree_ids(vault.root) | {a or b or c for a, b, c in re.findall(pattern, committed)}
     assert detect_secrets_findings(scanned, allowed) == []
     # ... which does find the secrets the vault was given, before memtree redacted them
     control = tmp_path / "unredacted.txt"
@@ -434,7 +437,7 @@ def test_s8_an_obedient_model_cannot_write_delete_or_cite_beyond_the_plan(tmp_pa
     # files written are a subset of the plan; nothing is deleted; nothing outside the vault changes
     assert set(report.written) <= planned and report.deleted == []
     extra = set(files(vault.root)) - planned - {"memtree.yaml"}  # facts the model proposed: fixed category names
-    assert all(re.fullmatch(r"facts/([a-z_]+\.md|audit\.jsonl)", p) for p in extra), extra
+    assert all(re.fullmatch(r"facts/([a-z_]+\.md|audit\.jsonl|candidates/\d{4}-\d\d\.jsonl)", p) for p in extra), extra
     assert raw_state(vault.root) == raw
     check_layout(vault.root)
     assert not Path("/tmp/memtree-pwned").exists()
@@ -479,7 +482,9 @@ def test_s8_an_obedient_model_cannot_write_delete_or_cite_beyond_the_plan(tmp_pa
     root_md = (vault.root / "ROOT.md").read_text()
     assert not re.search(r"(?m)^#+ (ROOT|Rules)\b", root_md) and "---\nlevel: monthly" not in root_md
     facts = {p.name for p in (vault.root / "facts").glob("*")} if (vault.root / "facts").exists() else set()
-    assert all(re.fullmatch(r"[a-z_]+\.(md|jsonl|yaml)", name) for name in facts)
+    assert all(re.fullmatch(r"[a-z_]+\.(md|jsonl|yaml)|candidates", name) for name in facts)
+    months = {p.name for p in (vault.root / "facts").glob("candidates/*")}
+    assert all(re.fullmatch(r"\d{4}-\d\d\.jsonl", name) for name in months)
     check_loads(vault.root)
     tally("S8 injection payloads against a model that obeys them", len(PAYLOADS))
     tally("S8 ... answers rejected for citing ids not sent", len(report.failed))
