@@ -46,6 +46,11 @@ the data ("[id]" at the start of each line). Be specific: keep names, numbers, d
 versions. Keep the whole answer under about {budget} tokens of text. Use empty lists for
 sections with nothing to say. "facts" lists only durable truths (preferences, constraints,
 decisions, stable facts about people, systems or failure patterns), not events.
+When the data is an agent's work sessions, the overview says for each session what the user asked
+(a slash command such as "/review: ..." is a request too) and what came of it. The agent's narration
+between its steps ("Now let me check the tests", "Good. Now commit:") is never a decision, a problem
+solved or a highlight: those come from what the user asked and the agent's final answers. List as
+pending only what is still open at the end of its session.
 """
 
 USER_PROMPT = """\
