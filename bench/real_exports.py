@@ -30,7 +30,7 @@ from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.importers import ImportRecord, read_records
 from compaction_tree.ingest import add, import_file
 from compaction_tree.markdown import parse_summary
-from compaction_tree.summary import Summary
+from compaction_tree.summary import Bullet, Summary
 from compaction_tree.vault import Vault
 
 LATER = datetime(2100, 1, 1, tzinfo=UTC)  # every day of the fixtures is closed by then
@@ -83,6 +83,7 @@ class Stored:
     speaker: str
     session: str
     day: str  # YYYY-MM-DD of its raw/ folder
+    file: str
 
 
 def store_all(vault: Vault, paths: list[Path], as_added: bool) -> dict[str, Stored]:
@@ -97,7 +98,8 @@ def store_all(vault: Vault, paths: list[Path], as_added: bool) -> dict[str, Stor
                 fields.pop("importance", None)
             result = add(vault, **fields)
             day = "-".join(Path(result.path).parts[1:4])
-            stored[result.id] = Stored(record.kind, fields["speaker"], fields.get("session") or result.id, day)
+            session = fields.get("session") or result.id
+            stored[result.id] = Stored(record.kind, fields["speaker"], session, day, path.name)
     return stored
 
 
@@ -110,21 +112,43 @@ def summaries(paths: list[Path], as_added: bool, show: bool) -> None:
         mode = "stored as by memtree add" if as_added else "imported"
         print(f"\nday ({mode}) | sessions with a request in the summary | summary lines | narration lines")
         totals = [0, 0, 0, 0]
+        cited: list[tuple[Summary, list[Bullet]]] = []
         for path in sorted((vault.root / "daily").glob("*.md")):
             text = path.read_text(encoding="utf-8")
-            figures = day_figures(parse_summary(text, "daily", path.stem, path.name), stored)
+            summary = parse_summary(text, "daily", path.stem, path.name)
+            cited.append((summary, lines_of(summary)))
+            figures = day_figures(summary, stored)
             totals = [a + b for a, b in zip(totals, figures, strict=True)]
             print(f"{path.stem} | {figures[0]}/{figures[1]} | {figures[2]} | {figures[3]}")
             if show:
                 print(text.split("\n---\n", 1)[-1])
         print(f"all | {totals[0]}/{totals[1]} | {totals[2]} | {totals[3]}")
+        print("\nfile | session | its request in the summary | summary lines citing it | of them narration")
+        for name, session in sorted({(c.file, c.session) for c in stored.values() if _request(c)}):
+            mine = [b for _, bullets in cited for b in bullets if _cites(b, stored, session)]
+            asked = any(_request(stored[s]) for b in mine for s in b.sources if s in stored)
+            narration = sum(1 for b in mine if _narration(b, stored))
+            print(f"{name[:44]} | {session[:8]} | {'yes' if asked else 'NO'} | {len(mine)} | {narration}")
+
+
+def lines_of(summary: Summary) -> list[Bullet]:
+    """Every line but the first of the Overview, which is counts and topics."""
+    draft = summary.draft
+    return list(draft.overview[1:]) + [b for b in draft.bullets() if b not in draft.overview]
+
+
+def _cites(bullet: Bullet, stored: dict[str, Stored], session: str) -> bool:
+    return any(s in stored and stored[s].session == session for s in bullet.sources)
+
+
+def _narration(bullet: Bullet, stored: dict[str, Stored]) -> bool:
+    return any(stored[s].kind == "narration" for s in bullet.sources if s in stored)
 
 
 def day_figures(summary: Summary, stored: dict[str, Stored]) -> list[int]:
     """[sessions whose request the summary cites, sessions with a request that day, lines, narration lines]"""
-    draft = summary.draft
-    bullets = list(draft.overview[1:]) + [b for b in draft.bullets() if b not in draft.overview]
-    narration = [b for b in bullets if any(stored[s].kind == "narration" for s in b.sources if s in stored)]
+    bullets = lines_of(summary)
+    narration = [b for b in bullets if _narration(b, stored)]
     cited = {stored[s].session for b in bullets for s in b.sources if s in stored and _request(stored[s])}
     owed = {c.session for c in stored.values() if c.day == summary.period and _request(c)}
     return [len(owed & cited), len(owed), len(bullets), len(narration)]
