@@ -313,13 +313,17 @@ def _session_line(session: Session, config: Config, words: tuple[int, int]) -> B
         return None
     request_words, outcome_words = words
     asked = [r for r in session.rounds if len(_terms(r.request.text)) >= 2] or list(session.rounds[:1])
-    shown = asked[:1] + asked[-1:] if len(asked) > 1 and words == SESSION_WORDS else asked[:1]
+    shown = asked[:1]
+    if words == SESSION_WORDS:  # and the follow-up that names the most in prose ("thanks!" names little, a log a lot)
+        openings = [(r, _opening(r.request, request_words)) for r in asked[1:]]
+        prose = [(len(_terms(text)), -n, r) for n, (r, text) in enumerate(openings) if prose_share(text) >= PROSE]
+        shown += [max(prose, key=lambda found: found[:2])[2]] if prose else []
     quoted = "; then ".join(f'"{_opening(r.request, request_words)}"' for r in shown)
     more = f" (+{len(asked) - len(shown)} more)" if len(asked) > len(shown) else ""
     answered = [r.outcome for r in session.rounds if r.outcome]  # where the session ended up
     outcome = _opening(answered[-1], outcome_words) if answered else "no answer recorded"
     start = session.chunks[0].timestamp.astimezone(config.tz)
-    sources = [shown[0].request.id] + ([answered[-1].id] if answered else [])
+    sources = [r.request.id for r in shown] + ([answered[-1].id] if answered else [])
     speaker = shown[0].request.speaker
     return Bullet(f"{start:%H:%M} session: {speaker} asked {quoted}{more} → {outcome}", tuple(dict.fromkeys(sources)))
 

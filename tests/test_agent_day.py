@@ -174,3 +174,23 @@ def test_a_chat_between_people_has_no_requests_and_keeps_every_message() -> None
     draft = summarize(chunks)
     assert len(draft.overview) == 1
     assert any("lake sunrise" in text for text in lines_of(draft))
+
+
+def test_the_session_line_quotes_the_follow_up_that_names_most_and_cites_it() -> None:
+    log = "Feb 19 18:40:32 api heroku/router at=error code=H12 desc='Request timeout' method=POST path=/api/pay"
+    chunks = session(
+        "s7",
+        16,
+        ("user", "Migrate the billing service to Neon."),
+        ("assistant", "Billing runs on Neon now."),
+        ("user", "Also move the invoice cron jobs to the new worker queue."),
+        ("assistant", "The invoice cron jobs run on the worker queue."),
+        ("user", log),
+        ("assistant", "That H12 is the router timeout of the old dyno."),
+        ("user", "thanks!"),
+        ("assistant", "You're welcome."),
+    )
+    line = summarize(chunks).overview[1]
+    assert '"Migrate the billing service to Neon."; then "Also move the invoice cron jobs' in line.text
+    assert "H12" not in line.text and "thanks" not in line.text
+    assert line.sources[:2] == ("s7-0", "s7-2")
