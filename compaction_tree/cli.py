@@ -183,7 +183,9 @@ def import_(
     file: Annotated[Path, typer.Argument(help="The export to import.", show_default=False)],
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help="jsonl, claude-code, codex, chatgpt, claude-ai or locomo (default: detected)."),
+        typer.Option(
+            "--format", help="jsonl, claude-code, codex, chatgpt, claude-ai, openai or locomo (default: detected)."
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:

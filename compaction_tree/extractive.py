@@ -21,13 +21,15 @@ from typing import Any
 
 from .config import Config
 from .markdown import render_bullet
+from .model import Chunk
+from .sessions import ANSWER, REQUEST, SAID, Session, roles, sessions_of
 from .summarizers import Limits, Unit, UnitFailed, Usage
 from .summary import SECTIONS, Bullet, Draft, FactCandidate, SummarizerIdentity, TopicStat
 from .text import bounded, content_tokens, prose_share, sentences, stem, word_form
 from .tokens import counter_for, tokenizer_name
 from .topics import candidates, is_generic, merge_topics, rank_topics
 
-PROMPT_VERSION = "extractive-2"
+PROMPT_VERSION = "extractive-3"
 MAX_WORDS = 48  # a bullet longer than this is cut at a word boundary
 TOPIC_LIMITS = {"daily": 15, "weekly": 25, "monthly": 40}
 SECTION_CAPS = {"decisions": 6, "problems": 6, "pending": 5, "highlights": 40}
@@ -150,20 +152,42 @@ class ExtractiveSummarizer:
 
     def _daily(self, unit: Unit) -> Draft:
         day = unit.period.key
+        role = roles(unit.chunks)
+        sessions = sessions_of(unit.chunks)
+        final = _final_rounds(sessions)
+        # summaries, topics and ranking read what was asked and answered: narration and a command's
+        # output stay recallable in raw/, not summary material
+        material = [c for c in unit.chunks if role[c.id] in (REQUEST, ANSWER, SAID)]
         pool: list[Candidate] = []
         for position, chunk in enumerate(unit.chunks):
+            if role[chunk.id] not in (REQUEST, ANSWER, SAID):
+                continue
             for index, sentence in enumerate(sentences(chunk.text)):
                 terms = _terms(sentence)
                 if len(terms) < 2:
                     continue  # "ok thanks", "Sure!"
+                section = section_of(sentence)
+                if section == "pending" and role[chunk.id] == ANSWER and chunk.id not in final:
+                    continue  # the agent said it was next, then went on in the same session
                 text = clip(f"{chunk.speaker}: {sentence}")
-                pool.append(Candidate(text, (chunk.id,), section_of(sentence), (position, index), terms))
-        ranked = rank_topics([candidates(c.text, c.topics) for c in unit.chunks], TOPIC_LIMITS["daily"])
+                pool.append(Candidate(text, (chunk.id,), section, (position, index), terms))
+        ranked = rank_topics([candidates(c.text, c.topics) for c in material or unit.chunks], TOPIC_LIMITS["daily"])
         topics = tuple(TopicStat(name, count, day, day) for _key, name, count in ranked)
-        chunk_df = Counter(t for chunk in unit.chunks for t in set(_terms(chunk.text)))
-        overview = self._overview_daily(unit, topics)
+        chunk_df = Counter(t for chunk in material for t in set(_terms(chunk.text)))
+        overview = self._overview_daily(unit, topics) + self._session_lines(unit, sessions)
         draft = self._pack(unit, pool, chunk_df, overview, topics)
         return replace(draft, facts=self._facts(unit))
+
+    def _session_lines(self, unit: Unit, sessions: Sequence[Session]) -> tuple[Bullet, ...]:
+        """Per agent session, what the user asked and what came of it: in full while the lines fit in
+        SESSION_SHARE of the budget, else shorter, so that a busy day still names every session."""
+        for words, share in ((SESSION_WORDS, SESSION_SHARE), (BRIEF_SESSION_WORDS, BRIEF_SESSION_SHARE)):
+            lines = [line for s in sessions if (line := _session_line(s, self.config, words))]
+            costs = [self._count(render_bullet(line)) + 1 for line in lines]
+            if sum(costs) <= unit.budget * share:
+                return tuple(lines)
+        kept = next(n for n in range(len(lines), -1, -1) if sum(costs[:n]) <= unit.budget * BRIEF_SESSION_SHARE)
+        return tuple(lines[:kept])
 
     def _overview_daily(self, unit: Unit, topics: Sequence[TopicStat]) -> tuple[Bullet, ...]:
         chunks = unit.chunks
@@ -272,6 +296,54 @@ class ExtractiveSummarizer:
             highlights=bullets("highlights"),
             topics=topics,
         )
+
+
+# A session line quotes a request and an outcome this long at most: with two ids cited (a Claude Code
+# id costs 20 tokens), four sessions fit in the share of a day's 400 tokens the session lines may use.
+SESSION_WORDS = (12, 16)  # (request, outcome)
+SESSION_SHARE = 0.6
+BRIEF_SESSION_WORDS = (8, 8)  # when a busy day's sessions do not fit, one request each and less of it
+BRIEF_SESSION_SHARE = 0.8
+OUTCOME_TERMS = 4  # "All done." says nothing: an outcome reads on until it names this many things
+
+
+def _final_rounds(sessions: Sequence[Session]) -> set[str]:
+    """The answers of each session's last request: what they leave open is still open at its end."""
+    return {answer.id for session in sessions if session.rounds for answer in session.rounds[-1].answers}
+
+
+def _session_line(session: Session, config: Config, words: tuple[int, int]) -> Bullet | None:
+    """'14:11 session: user asked "Work on bead X…"; then "continue until done" → All done: …'"""
+    if not session.rounds:
+        return None
+    request_words, outcome_words = words
+    asked = [r for r in session.rounds if len(_terms(r.request.text)) >= 2] or list(session.rounds[:1])
+    shown = asked[:1]
+    if words == SESSION_WORDS:  # and the follow-up that names the most in prose ("thanks!" names little, a log a lot)
+        openings = [(r, _opening(r.request, request_words)) for r in asked[1:]]
+        prose = [(len(_terms(text)), -n, r) for n, (r, text) in enumerate(openings) if prose_share(text) >= PROSE]
+        shown += [max(prose, key=lambda found: found[:2])[2]] if prose else []
+    quoted = "; then ".join(f'"{_opening(r.request, request_words)}"' for r in shown)
+    more = f" (+{len(asked) - len(shown)} more)" if len(asked) > len(shown) else ""
+    answered = [r.outcome for r in session.rounds if r.outcome]  # where the session ended up
+    outcome = _opening(answered[-1], outcome_words) if answered else "no answer recorded"
+    start = session.chunks[0].timestamp.astimezone(config.tz)
+    sources = [r.request.id for r in shown] + ([answered[-1].id] if answered else [])
+    speaker = shown[0].request.speaker
+    return Bullet(f"{start:%H:%M} session: {speaker} asked {quoted}{more} → {outcome}", tuple(dict.fromkeys(sources)))
+
+
+def _opening(chunk: Chunk, words: int) -> str:
+    """A message's first sentences, until they name a few things ("All done." alone does not), cut to `words`."""
+    taken: list[str] = []
+    named: set[str] = set()
+    for sentence in sentences(chunk.text):
+        taken.append(sentence.lstrip("# "))
+        named.update(_terms(sentence))
+        if len(named) >= OUTCOME_TERMS:
+            break
+    text = " ".join(taken) if taken else " ".join(chunk.text.split())
+    return clip(text.replace('"', "'"), words)
 
 
 def _overlap(a: set[str], b: set[str]) -> float:

@@ -50,6 +50,11 @@ sections with nothing to say. "facts" lists only durable truths (preferences, co
 decisions, stable facts about people, systems or failure patterns), not events. When the data
 says a value changed ("X is now Y, was Z"), the fact gives the new value and "replaces" names the
 subject and the old value; otherwise "replaces" is null.
+When the data is an agent's work sessions, the overview says for each session what the user asked
+(a slash command such as "/review: ..." is a request too) and what came of it. The agent's narration
+between its steps ("Now let me check the tests", "Good. Now commit:") is never a decision, a problem
+solved or a highlight: those come from what the user asked and the agent's final answers. List as
+pending only what is still open at the end of its session.
 """
 
 USER_PROMPT = """\
