@@ -50,6 +50,10 @@ class FactCandidate:
     change_only: bool = False
     # a statement too unsure to be a fact by itself: one only as the value a later change names as replaced
     replaced_only: bool = False
+    # what the fact says of its subject ("PostgreSQL"); "" when only the statement is known
+    value: str = ""
+    # (subject, old value) that the statement says this replaces, as in "X is now Y (was Z)"
+    replaces: tuple[str, str] | None = None
 
 
 SECTIONS: tuple[tuple[str, str], ...] = (

@@ -50,7 +50,6 @@ from functools import lru_cache
 
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, stem, word_form
-from .gates import HABIT, ROUTINE, STATIVE
 from .statement import (
     ASPECT_OF,
     CADENCE,
@@ -67,6 +66,30 @@ from .statement import (
     plain_text,
     shapes_of,
     speaker_of,
+)
+
+# verbs of state, habit and routine (kept from the cue extractor's gates until consolidation drops them)
+STATIVE = re.compile(
+    r"\b(?:is|are|am|has|have|does|do|uses?|runs?|lives?|works?|owns?|likes?|loves?|hates?|prefers?|needs?|wants?|goes|go|"
+    r"takes?|eats?|drinks?|plays?|drives?|teach(?:es)?|expires?|rotates?|meets?|belongs?|costs?|pays?|stays?|"
+    r"keeps?|speaks?|stud(?:y|ies)|gets?|holds?|handles?|covers?|leads?|manages?|sits?|lasts?|breaks?|fails?|"
+    r"crash(?:es)?|times out|means?|allows?|requires?|supports?|calls?|sends?|reads?|writes?|stores?|serves?)\b"
+    r"|(?<=\w)['’](?:s|m|re|ve)\b",
+    re.IGNORECASE,
+)
+_ON_WEEKDAYS = r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)"
+_TIMES_A = r"(?:once|twice|\w+ times) a (?:day|week|month|year)"
+HABIT = re.compile(
+    r"\b(?:every|each|daily|nightly|weekly|monthly|hourly|" + _ON_WEEKDAYS + r"|"
+    r"at \d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|by \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
+    r"comes? from|comes? through|goes? through|" + _TIMES_A + r")\b",
+    re.IGNORECASE,
+)
+ROUTINE = re.compile(
+    r"\b(?:listens?|buys?|sells?|commutes?|opens?|closes?|kicks? in|retr(?:y|ies)|attends?)\b"
+    # words that are nouns as often ("the p95 target", "bank holidays"): a verb after who does it
+    r"|\b(?:i|we|they)\s+(?:\w+ly\s+)?(?:target|host|charge|bank|swim|cycle|ride)\b",
+    re.IGNORECASE,
 )
 
 # what says a value is new: a time word ("now", "these days", "as of"), a verb of change in the past ("moved",
