@@ -23,7 +23,19 @@ from ..config import Config
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, sentences, word_form
 from ..topics import is_generic
-from .frames import FRAMES, HYPOTHETICAL, LEAD, MARKER, MOMENT, NARRATION, NOT_YET, QUESTION, SPEAKER_LABEL, STANDING
+from .frames import (
+    FRAMES,
+    HYPOTHETICAL,
+    LEAD,
+    MAIN_CLAUSE_END,
+    MARKER,
+    MOMENT,
+    NARRATION,
+    NOT_YET,
+    QUESTION,
+    SPEAKER_LABEL,
+    STANDING,
+)
 from .pasted import is_pasted, said_text
 
 if TYPE_CHECKING:
@@ -123,6 +135,18 @@ def _trimmed(value: str | None) -> str:
     return re.sub(r"^(?:the|a|an|our|my)\s+", "", value, flags=re.IGNORECASE)
 
 
+# frames whose value is a state: a verb in -ing there is something under way ("my back is killing me")
+_STATE_FRAMES = frozenset({"was-now", "my-is", "possessive-is", "counted-is", "person-role", "hosted"})
+
+
+_PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
+
+
+def _under_way(frame: str, value: str) -> bool:
+    first = value.split()[0].casefold()
+    return frame in _STATE_FRAMES and first.endswith("ing") and len(first) > 5
+
+
 def _read(text: str) -> Extracted | None:
     """The first frame that reads the statement, as a fact."""
     for frame in FRAMES:
@@ -131,14 +155,18 @@ def _read(text: str) -> Extracted | None:
             continue
         groups = {k: _trimmed(v) for k, v in match.groupdict().items()}
         value = groups.get("value", "")
-        if not value or len(value.split()) > MAX_VALUE_WORDS:
+        if not value or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
             continue
-        named = groups.get("subject", "")
+        named, aspect = groups.get("subject") or groups.get("subject2") or "", ""
         if frame.name == "live-work":  # "I live in Lyon" is about where the user lives
             named = "home" if named == "live" else "workplace" if groups.get("prep") != "as" else "role"
         elif named.casefold() in {"i", "i'm", "i am"}:
             named = "allergies"
-        subject = subject_key(named) if named else subject_key(value)
+        elif frame.name == "person-role":  # "Rosa is in charge of billing" is about Rosa's role
+            aspect = "role"
+        if _PERSONAL.search(named):  # "draft a reply saying I": a clause, not a thing's name
+            continue
+        subject = subject_key(named, aspect=aspect) if named else subject_key(value)
         if not subject:
             continue
         old = groups.get("old") or groups.get("old2") or ""
@@ -185,7 +213,16 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     if marked is not None:
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
-    return _read(text)
+    return _read(text) or _read_main_clause(text)
+
+
+def _read_main_clause(text: str) -> Extracted | None:
+    """The statement read from its main clause alone ("we settled on Ruff, black is gone"); the fact keeps all."""
+    main = MAIN_CLAUSE_END.split(text, maxsplit=1)[0]
+    if main == text or len(main.split()) < 2:
+        return None
+    read = _read(main)
+    return replace(read, fact=_fact_text(text)) if read else None
 
 
 def extract_statements(sentence: str, speaker: str) -> list[Extracted]:

@@ -15,6 +15,9 @@ _I = re.IGNORECASE
 # a phrase that can name a subject or a value: up to eight words, no clause break
 _PHRASE = r"[^,;:!?()]{2,80}?"
 _END = r"\s*[.!]?\s*$"
+# a name as people write one: capitalized or with a digit ("Fly.io", "GitLab", "S3"), not a pronoun
+_NAME = r"(?-i:[A-Z0-9][\w.&+-]*)"
+_PRONOUN = r"(?:i|you|we|it|this|that|these|those|they|he|she|there|here|what|which|who)\b"
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ FRAMES: tuple[Frame, ...] = (
         "decision",
         rf"^(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+(?:is|are)\s+now\s+(?P<value>{_PHRASE})\s*"
         rf"(?:\(\s*(?:it\s+)?was\s+(?P<old>[^()]{{1,60}})\)|,?\s+(?:instead of|rather than|not|no longer)\s+"
-        rf"(?P<old2>{_PHRASE})){_END}",
+        rf"(?P<old2>{_PHRASE}))?{_END}",
         0.85,
     ),
     _frame(
@@ -79,8 +82,8 @@ FRAMES: tuple[Frame, ...] = (
         "decided",
         "decision",
         r"^(?:ok(?:ay)?,?\s+|so,?\s+)?(?:we|i|the team)\s+(?:have\s+|'ve\s+|finally\s+|officially\s+)?"
-        r"(?:decided|settled|agreed|chose|picked|went|opted|committed)\s+(?:to\s+(?:go with|use|stick with|keep)\s+|"
-        r"on\s+|for\s+|with\s+|that\s+|to\s+)?"
+        r"(?:decided(?:\s+(?:on|that|to\s+(?:go with|use|stick with|keep))|\s*:)?|settled on|agreed(?:\s+on|\s+that)?|"
+        r"chose|picked|went with|opted for|committed to|standardi[sz]ed on)\s+"
         rf"(?P<value>{_PHRASE})(?:\s+(?:for|as)\s+(?:the\s+|our\s+)?(?P<subject>{_PHRASE}))?{_END}",
     ),
     _frame(
@@ -112,8 +115,8 @@ FRAMES: tuple[Frame, ...] = (
         "must",
         "constraint",
         rf"^(?:the\s+|our\s+|all\s+)?(?P<subject>(?!(?:i|you|we|it|this|that|they|he|she)\b){_PHRASE})\s+"
-        rf"(?:must(?:\s+not|n't)?|can never|may never|may only|can only|is not allowed to|are not allowed to|"
-        rf"has to stay|have to stay)\s+(?P<value>{_PHRASE}.*?){_END}",
+        rf"(?:must(?:\s+not|n't)?|can never|may never|may only|can only|can't|cannot|only accepts?|"
+        rf"(?:is|are)n't allowed to|(?:is|are) not allowed to|(?:is|are) required to|has to|have to)\s+(?P<value>{_PHRASE}.*?){_END}",
     ),
     _frame(
         "allergic",
@@ -135,6 +138,86 @@ FRAMES: tuple[Frame, ...] = (
         "entity",
         rf"^i\s+(?:currently\s+)?(?P<subject>live|work|am based|'m based)\s+(?P<prep>in|at|for|as)\s+"
         rf"(?:a\s+|an\s+)?(?P<value>{_PHRASE}){_END}",
+        0.8,
+    ),
+    # "Kestrel's uptime SLA is 99.9%", "Anouk's birthday is March 3": a named thing's side, and its value
+    _frame(
+        "possessive-is",
+        "domain_fact",
+        rf"^(?P<subject>{_NAME}['’]s?\s+{_PHRASE})\s+(?:is|are)\s+(?:at\s+|on\s+)?(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # "the Orca standup is at 9:30", "the offsite budget is 3,000 euros max": a side of a thing, counted
+    _frame(
+        "counted-is",
+        "domain_fact",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:is|are)\s+(?:at\s+|every\s+)?"
+        rf"(?P<value>\$?\d[^,;:!?()]{{0,40}}?){_END}",
+        0.75,
+    ),
+    # "Lumio is limited to 300 requests per minute"
+    _frame(
+        "limited",
+        "constraint",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:is|are)\s+(?:limited|capped|restricted)\s+"
+        rf"(?:to|at)\s+(?P<value>{_PHRASE}){_END}",
+        0.8,
+    ),
+    # "we use GitLab CI for Gannet", "for Gannet we use GitLab CI", "we're using MongoDB as the datastore"
+    _frame(
+        "use-named",
+        "decision",
+        rf"^(?:for\s+(?:the\s+)?(?P<subject2>{_PHRASE}),?\s+)?(?:we|i)\s+(?:use|'re using|are using|rely on)\s+"
+        rf"(?P<value>{_NAME}(?:\s+{_NAME})*(?:\s+\d[\w.]*)?)"
+        rf"(?:\s+(?:for|as)\s+(?:the\s+|our\s+|all\s+)?(?P<subject>{_PHRASE}))?{_END}",
+        0.8,
+    ),
+    # "Pelican builds run on CircleCI", "the frontend lives on Netlify": where a thing runs, a named place
+    _frame(
+        "runs-on",
+        "decision",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:runs?|lives?|sits?|goes)\s+(?:on|in)\s+"
+        rf"(?P<value>{_NAME}(?:[\s.]+{_NAME})*){_END}",
+        0.8,
+    ),
+    # who: "Rosa is in charge of billing", "Halima is our new data engineer", "Olu works as a designer"
+    _frame(
+        "person-role",
+        "entity",
+        rf"^(?P<subject>{_NAME})\s+(?:is\s+(?:our|the)\s+(?:new\s+)?|works\s+as\s+(?:a|an|our|the)\s+|"
+        rf"is\s+in\s+charge\s+of\s+(?:the\s+)?)(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # preferences told plainly: "I like working with small PRs", "I love dark themes"
+    _frame(
+        "like",
+        "preference",
+        rf"^i\s+(?:really\s+|much\s+|do\s+)?(?P<mode>like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+"
+        rf"(?!{_PRONOUN})(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # "error tracking is Sentry", "CI for all our repos is GitHub Actions": a side of things, named
+    _frame(
+        "named-is",
+        "decision",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}|my\b){_PHRASE})\s+(?:is|are)\s+(?:now\s+)?"
+        rf"(?P<value>{_NAME}(?:\s+{_NAME})*(?:\s+\d[\w.]*)?)(?:\s+(?:across|for|in|on)\s+{_PHRASE})?{_END}",
+        0.75,
+    ),
+    # a note's label and its value: "prod db: Postgres 15", "queueing: RabbitMQ"
+    _frame(
+        "label",
+        "decision",
+        rf"^(?P<subject>(?!{_PRONOUN}|note|rule|update|edit|ps|fyi|todo|error|warning|question|answer)"
+        rf"[a-z][\w /-]{{1,30}}?)\s*:\s+(?P<value>{_NAME}(?:[\s.+]+{_NAME})*(?:\s+\d[\w.]*)?){_END}",
+        0.75,
+    ),
+    # rules told of oneself: "we're not allowed to call OpenAI from the EU tenants"
+    _frame(
+        "not-allowed",
+        "constraint",
+        rf"^(?:we|i)\s*(?:are|'re|am|'m)?\s+(?:not allowed to|forbidden to|must not|mustn't|may not)\s+"
+        rf"(?P<value>{_PHRASE}.*?){_END}",
         0.8,
     ),
     # where something runs: "Bramble is deployed on Hetzner", "the API is hosted at Fly.io"
@@ -172,7 +255,11 @@ NARRATION = re.compile(
 # one moment, not what lasts ("today", "right now", "for now")
 MOMENT = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|right now|"
-    r"at the moment|for now|for the moment|for today|temporarily|just this once|last (?:night|week))\b",
+    r"at the moment|for now|for the moment|for today|temporarily|just this once|last (?:night|week)|so far|"
+    # "this branch", "this house": the situation at hand; laughter: a joke
+    r"this\s+(?!is\b|means\b)\w+|haha\w*|lol|lmao|jk|"
+    # a gauge's reading: "disk is at 71%"
+    r"(?:is|are)\s+at\s+\d+(?:\.\d+)?\s*%)(?!\w)",
     _I,
 )
 # a choice denied or undone ("we haven't decided", "never mind")
@@ -188,3 +275,5 @@ LEAD = re.compile(
 )
 # a speaker label left in the text of an imported turn ("user: …", "Assistant: …")
 SPEAKER_LABEL = re.compile(r"^(?:user|human|me|assistant|ai|agent|bot|system)\s*:\s+", _I)
+# where a statement's main clause ends: an aside after a comma, a reason, a dash
+MAIN_CLAUSE_END = re.compile(r",\s+|\s+(?:because|since|so that|as long as)\s+|\s+[-–—]\s+|;\s+", _I)
