@@ -98,12 +98,14 @@ def key_from_words(forms: Iterable[str], aspect: str = "") -> str:
 def subject_key(*parts: str, aspect: str = "", generic: bool = False, drop: Iterable[str] = ()) -> str:
     """A short snake_case key: the subject phrase's content words (at most six), then the aspect.
 
-    A phrase whose words are all generic keeps them ("database", "manager"): they are what it names.
+    A phrase with at most one specific word keeps its generic ones too ("infra_code", "database"): alone, a
+    generic word names nothing, and a specific one names the thing but not its side.
     """
     dropped = set(drop)
     words = [w for part in parts for w in key_words(part, generic) if w not in dropped]
-    if not words and not generic:
-        words = [w for part in parts for w in key_words(part, True) if w not in dropped]
+    if len(words) <= 1 and not generic:
+        wider = [w for part in parts for w in key_words(part, True) if w not in dropped]
+        words = wider[:3] if not words or words[0] in wider[:3] else words
     return key_from_words(words, aspect)
 
 
@@ -139,6 +141,7 @@ def _trimmed(value: str | None) -> str:
 _STATE_FRAMES = frozenset({"was-now", "my-is", "possessive-is", "counted-is", "person-role", "hosted"})
 
 
+_HOSTING = frozenset({"decided-host", "hosted", "runs-on"})
 _PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
 
 
@@ -164,13 +167,15 @@ def _read(text: str) -> Extracted | None:
             named = "allergies"
         elif frame.name == "person-role":  # "Rosa is in charge of billing" is about Rosa's role
             aspect = "role"
+        elif frame.name in _HOSTING:  # "Bramble is deployed on Hetzner" is about where Bramble runs
+            aspect = "host"
         if _PERSONAL.search(named):  # "draft a reply saying I": a clause, not a thing's name
             continue
         subject = subject_key(named, aspect=aspect) if named else subject_key(value)
         if not subject:
             continue
         old = groups.get("old") or groups.get("old2") or ""
-        category = "constraint" if frame.name == "always-never" and groups.get("mode", "") == "never" else ""
+        category = "constraint" if frame.name == "always-never" and groups.get("mode", "").casefold() == "never" else ""
         replaces = (subject, old) if old and frame.name != "prefer" else None
         return Extracted(
             category or frame.category, subject, _fact_text(text), frame.confidence, frame.name, value, replaces

@@ -77,6 +77,13 @@ FRAMES: tuple[Frame, ...] = (
         rf"(?:\s+(?:for|as)\s+(?P<subject>{_PHRASE}))?\s+(?:from|instead of)\s+(?P<old>{_PHRASE}){_END}",
         0.85,
     ),
+    # where a thing runs, decided: "we decided to host Atlas on Heroku"
+    _frame(
+        "decided-host",
+        "decision",
+        rf"^(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|agreed|chose|opted)\s+to\s+(?:host|deploy|run|put)\s+"
+        rf"(?:the\s+|our\s+)?(?P<subject>{_PHRASE})\s+(?:on|in|at)\s+(?P<value>{_PHRASE}){_END}",
+    ),
     # decisions: "we decided to use X for Y", "we settled on X", "we went with X", "decided: X"
     _frame(
         "decided",
@@ -97,7 +104,8 @@ FRAMES: tuple[Frame, ...] = (
         "prefer",
         "preference",
         rf"^(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+)?(?:prefer|'d rather|would rather)\s+"
-        rf"(?P<value>{_PHRASE})(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>{_PHRASE}))?{_END}",
+        rf"(?P<value>{_PHRASE})(?:\s+(?:for|in)\s+(?:the\s+|my\s+|our\s+)?(?P<subject>{_PHRASE}))?"
+        rf"(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>{_PHRASE}))?{_END}",
     ),
     _frame(
         "favourite",
@@ -114,14 +122,16 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "must",
         "constraint",
-        rf"^(?:the\s+|our\s+|all\s+)?(?P<subject>(?!(?:i|you|we|it|this|that|they|he|she)\b){_PHRASE})\s+"
+        rf"^(?:the\s+|our\s+|all\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+"
         rf"(?:must(?:\s+not|n't)?|can never|may never|may only|can only|can't|cannot|only accepts?|"
-        rf"(?:is|are)n't allowed to|(?:is|are) not allowed to|(?:is|are) required to|has to|have to)\s+(?P<value>{_PHRASE}.*?){_END}",
+        rf"(?:is|are)n't allowed to|(?:is|are) not allowed to|(?:is|are) required to|has to|have to)\s+"
+        rf"(?P<value>{_PHRASE}.*?){_END}",
     ),
     _frame(
         "allergic",
         "constraint",
-        rf"^(?P<subject>i|i'm|i am|\w+)\s+(?:is\s+|am\s+|'m\s+)?(?:allergic|intolerant)\s+to\s+(?P<value>{_PHRASE}){_END}",
+        rf"^(?P<subject>i|i'm|i am|\w+)\s+(?:is\s+|am\s+|'m\s+)?(?:allergic|intolerant)\s+to\s+"
+        rf"(?P<value>{_PHRASE}){_END}",
         0.85,
     ),
     # who and where: "my manager is Priya", "I live in Lyon", "I work at Acme as a nurse"
@@ -269,7 +279,7 @@ NOT_YET = re.compile(
 )
 # chatter before the statement ("ok so", "btw", "fyi"): dropped from the fact's text
 LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|btw|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
+    r"^(?:(?:ok(?:ay)?|so|btw|actually|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
     r"quick note|heads up|just so you know|for context)\s*[,:!.\-–]?\s+)+",
     _I,
 )
