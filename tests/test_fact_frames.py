@@ -59,7 +59,7 @@ def test_from_now_on_is_a_standing_rule(sentence: str) -> None:
         ("We decided to use PostgreSQL for the database.", "decision", "database", "PostgreSQL"),
         ("we settled on Terraform for the infra code", "decision", "infra_code", "Terraform"),
         ("Decided: Alembic for migrations", "decision", "migration", "Alembic"),
-        ("I prefer tabs over spaces", "preference", "tab", "tabs"),
+        ("I prefer tabs over spaces", "preference", "tab_space", "tabs"),
         ("I never deploy on Fridays", "constraint", "deploy_fridays", "deploy on Fridays"),
         ("please always use British spelling", "preference", "british_spelling", "use British spelling"),
         ("Customer data must stay inside the EU", "constraint", "customer_data", "stay inside the EU"),

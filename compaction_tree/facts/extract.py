@@ -35,6 +35,7 @@ from .frames import (
     QUESTION,
     SPEAKER_LABEL,
     STANDING,
+    Frame,
 )
 from .pasted import is_pasted, said_text
 
@@ -141,6 +142,13 @@ def _trimmed(value: str | None) -> str:
 _STATE_FRAMES = frozenset({"was-now", "my-is", "possessive-is", "counted-is", "person-role", "hosted"})
 
 
+# frames that name no subject of their own: a bare name as the value is not enough to know what it is about
+_NEEDS_SUBJECT = frozenset({"decided", "decision-label", "use-named", "like"})
+# frames told by a verb of choice, rule or change: their main clause is a statement even with an aside after it
+# ("we settled on Ruff, black is gone"); a plain "X is Y" with an aside is often a comment ("Boats: Laser, ...")
+_VERB_FRAMES = tuple(
+    f for f in FRAMES if f.name not in {"my-is", "possessive-is", "counted-is", "named-is", "label", "person-role"}
+)
 _HOSTING = frozenset({"decided-host", "hosted", "runs-on"})
 _PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
 
@@ -150,9 +158,9 @@ def _under_way(frame: str, value: str) -> bool:
     return frame in _STATE_FRAMES and first.endswith("ing") and len(first) > 5
 
 
-def _read(text: str) -> Extracted | None:
+def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
     """The first frame that reads the statement, as a fact."""
-    for frame in FRAMES:
+    for frame in frames:
         match = frame.pattern.match(text)
         if match is None:
             continue
@@ -161,6 +169,7 @@ def _read(text: str) -> Extracted | None:
         if not value or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
             continue
         named, aspect = groups.get("subject") or groups.get("subject2") or "", ""
+        old = groups.get("old") or groups.get("old2") or ""
         if frame.name == "live-work":  # "I live in Lyon" is about where the user lives
             named = "home" if named == "live" else "workplace" if groups.get("prep") != "as" else "role"
         elif named.casefold() in {"i", "i'm", "i am"}:
@@ -171,10 +180,11 @@ def _read(text: str) -> Extracted | None:
             aspect = "host"
         if _PERSONAL.search(named):  # "draft a reply saying I": a clause, not a thing's name
             continue
-        subject = subject_key(named, aspect=aspect) if named else subject_key(value)
+        if not named and frame.name in _NEEDS_SUBJECT and len(value.split()) <= 2:
+            continue  # "Decided: HS256." says nothing of what HS256 is for: a subject must not be its value
+        subject = subject_key(named, aspect=aspect) if named else subject_key(value, old)
         if not subject:
             continue
-        old = groups.get("old") or groups.get("old2") or ""
         category = "constraint" if frame.name == "always-never" and groups.get("mode", "").casefold() == "never" else ""
         replaces = (subject, old) if old and frame.name != "prefer" else None
         return Extracted(
@@ -226,7 +236,7 @@ def _read_main_clause(text: str) -> Extracted | None:
     main = MAIN_CLAUSE_END.split(text, maxsplit=1)[0]
     if main == text or len(main.split()) < 2:
         return None
-    read = _read(main)
+    read = _read(main, _VERB_FRAMES)
     return replace(read, fact=_fact_text(text)) if read else None
 
 

@@ -218,7 +218,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "label",
         "decision",
-        rf"^(?P<subject>(?!{_PRONOUN}|note|rule|update|edit|ps|fyi|todo|error|warning|question|answer)"
+        rf"^(?P<subject>(?!{_PRONOUN}|note|rule|update|edit|ps|fyi|todo|error|warning|question|answer|decided|decision|agreed|settled)"
         rf"[a-z][\w /-]{{1,30}}?)\s*:\s+(?P<value>{_NAME}(?:[\s.+]+{_NAME})*(?:\s+\d[\w.]*)?){_END}",
         0.75,
     ),
@@ -265,7 +265,8 @@ NARRATION = re.compile(
 # one moment, not what lasts ("today", "right now", "for now")
 MOMENT = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|right now|"
-    r"at the moment|for now|for the moment|for today|temporarily|just this once|last (?:night|week)|so far|"
+    r"(?:over the|this|next) (?:weekend|week|month)|at the moment|for now|for the moment|for today|temporarily|"
+    r"just this once|last (?:night|week)|so far|"
     # "this branch", "this house": the situation at hand; laughter: a joke
     r"this\s+(?!is\b|means\b)\w+|haha\w*|lol|lmao|jk|"
     # a gauge's reading: "disk is at 71%"
