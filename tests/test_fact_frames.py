@@ -90,6 +90,19 @@ def test_a_change_naming_the_old_value_says_what_it_replaces(sentence: str, subj
     assert (found.subject, found.value, found.replaces) == (subject, value, (subject, old))
 
 
+@pytest.mark.parametrize(
+    ("sentence", "subject", "old"),
+    [
+        ("the Orca standup is at 9:15, no longer 10:00", "orca_standup", "10:00"),
+        ("Magpie CI is GitHub Actions (was CircleCI)", "magpie_ci", "CircleCI"),
+        ("Magpie CI is GitHub Actions (used to be CircleCI)", "magpie_ci", "CircleCI"),
+    ],
+)
+def test_an_old_value_told_after_any_frame_is_what_it_replaces(sentence: str, subject: str, old: str) -> None:
+    found = read(sentence)
+    assert found.replaces == (subject, old) and old not in found.value
+
+
 def test_a_change_without_the_old_value_replaces_nothing_it_names() -> None:
     found = read("The staging host is now fly.io.")
     assert found.value == "fly.io" and found.replaces is None

@@ -32,6 +32,7 @@ from .frames import (
     MOMENT,
     NARRATION,
     NOT_YET,
+    OLD_VALUE_TAIL,
     QUESTION,
     SPEAKER_LABEL,
     STANDING,
@@ -228,7 +229,19 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     if marked is not None:
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
-    return _read(text) or _read_main_clause(text)
+    return _read(text) or _read_without_old_value(text) or _read_main_clause(text)
+
+
+def _read_without_old_value(text: str) -> Extracted | None:
+    """A statement read without the old value it names ("the standup is at 9:15, no longer 10:00"): it replaces it."""
+    tail = OLD_VALUE_TAIL.search(text)
+    if tail is None or tail.start() == 0:
+        return None
+    read = _read(text[: tail.start()])
+    old = _trimmed(tail.group("old") or tail.group("old2"))
+    if read is None or not old or read.replaces:
+        return read and replace(read, fact=_fact_text(text))
+    return replace(read, fact=_fact_text(text), replaces=(read.subject, old))
 
 
 def _read_main_clause(text: str) -> Extracted | None:

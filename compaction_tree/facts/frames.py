@@ -17,6 +17,10 @@ _PHRASE = r"[^,;:!?()]{2,80}?"
 _END = r"\s*[.!]?\s*$"
 # a name as people write one: capitalized or with a digit ("Fly.io", "GitLab", "S3"), not a pronoun
 _NAME = r"(?-i:[A-Z0-9][\w.&+-]*)"
+# verbs that tell a value was replaced by another ("moved from Z to Y", "bumped X from Z to Y")
+_CHANGED = (
+    r"(?:moved|moves|moving|switched|migrated|changed|went|goes|swapped|raised|bumped|upgraded|shifted|relocated)"
+)
 _PRONOUN = r"(?:i|you|we|it|this|that|these|those|they|he|she|there|here|what|which|who)\b"
 
 
@@ -58,7 +62,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "moved-from-to",
         "decision",
-        rf"^(?:we\s+|i\s+|they\s+)?(?:have\s+|'ve\s+)?(?:moved|switched|migrated|changed|went|swapped)\s+"
+        rf"^(?:we\s+|i\s+|they\s+)?(?:have\s+|'ve\s+)?{_CHANGED}\s+"
         rf"(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+from\s+(?P<old>{_PHRASE})\s+(?:to|over to|onto)\s+"
         rf"(?P<value>{_PHRASE}){_END}",
         0.85,
@@ -66,7 +70,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "subject-moved-from-to",
         "decision",
-        rf"^(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+(?:has\s+)?(?:moved|switched|migrated|changed|went)\s+"
+        rf"^(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+(?:has\s+|is\s+)?{_CHANGED}\s+"
         rf"from\s+(?P<old>{_PHRASE})\s+(?:to|over to|onto)\s+(?P<value>{_PHRASE}){_END}",
         0.85,
     ),
@@ -162,7 +166,7 @@ FRAMES: tuple[Frame, ...] = (
         "counted-is",
         "domain_fact",
         rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:is|are)\s+(?:at\s+|every\s+)?"
-        rf"(?P<value>\$?\d[^,;:!?()]{{0,40}}?){_END}",
+        rf"(?P<value>\$?\d[^,;!?()]{{0,40}}?){_END}",
         0.75,
     ),
     # "Lumio is limited to 300 requests per minute"
@@ -288,3 +292,10 @@ LEAD = re.compile(
 SPEAKER_LABEL = re.compile(r"^(?:user|human|me|assistant|ai|agent|bot|system)\s*:\s+", _I)
 # where a statement's main clause ends: an aside after a comma, a reason, a dash
 MAIN_CLAUSE_END = re.compile(r",\s+|\s+(?:because|since|so that|as long as)\s+|\s+[-–—]\s+|;\s+", _I)
+# the value a statement says it replaces, told after it: "(was Z)", "(used to be Z)", ", no longer Z", "instead of Z"
+OLD_VALUE_TAIL = re.compile(
+    r"\s*\(\s*(?:it\s+)?(?:was|used to be|was on|formerly|previously)\s+(?P<old>[^()]{1,60})\)\s*[.!]?\s*$"
+    r"|,?\s+(?:instead of|rather than|no longer(?: on| in| at)?|not)\s+"
+    r"(?P<old2>[^,;!?()]{1,60}?)(?:\s+anymore)?\s*[.!]?\s*$",
+    _I,
+)
