@@ -1,6 +1,6 @@
 """Durable facts: what is true now about one subject, next to the summaries of what happened.
 
-A fact comes out of a day's compaction (the cue extractor, or the LLM's JSON answer) and lives in
+A fact comes out of a day's compaction (the frames extractor, or the LLM's JSON answer) and lives in
 the day's summary; the store under facts/ is rebuilt from all of them after every compaction:
 
     pasted.py       what was pasted (code, logs, configuration, terminal output, JSON): never a fact

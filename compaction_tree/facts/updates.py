@@ -37,6 +37,9 @@ change names its value as replaced ("we moved logging off papertrail and onto gr
 kept says that value (`_vouched`), or when a later change gives its very subject, the same key, a new value of
 its kind ("core hours are 10 to 4", then "core hours changed to 11-3"; `_same_key`), or gives a part of its name
 a value that counts the same thing ("climbing club went up to 42 a month"); the rest are left out.
+
+Kept only for consolidate.py until consolidation reads structure only (issue 27, the ledger branch): the
+extractor no longer emits change-only candidates. Delete it then, with statement.py.
 """
 
 from __future__ import annotations
