@@ -131,6 +131,7 @@ def test_an_aside_after_the_main_clause_is_kept_in_the_fact_but_not_read() -> No
         "my branch is 40 commits behind main on this branch",
         "we haven't decided on Terraform",  # a choice not made
         "my back is killing me",  # a state under way
+        "Priya's survey results are in",  # a value that says nothing
         "draft a reply saying I can't make it Thursday",  # a clause, not a thing, before the verb
     ],
 )

@@ -154,6 +154,11 @@ _HOSTING = frozenset({"decided-host", "hosted", "runs-on"})
 _PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
 
 
+def _says_something(value: str) -> bool:
+    """A value with a word of content or a number: "results are in" gives "in", which says nothing."""
+    return any(fold(token) not in STOPWORDS for token in WORD.findall(value))
+
+
 def _under_way(frame: str, value: str) -> bool:
     first = value.split()[0].casefold()
     return frame in _STATE_FRAMES and first.endswith("ing") and len(first) > 5
@@ -167,7 +172,7 @@ def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
             continue
         groups = {k: _trimmed(v) for k, v in match.groupdict().items()}
         value = groups.get("value", "")
-        if not value or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
+        if not _says_something(value) or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
             continue
         named, aspect = groups.get("subject") or groups.get("subject2") or "", ""
         old = groups.get("old") or groups.get("old2") or ""
