@@ -83,6 +83,7 @@ def test_each_frame_reads_category_subject_and_value(sentence: str, category: st
         ("the token lifetime is now 10 minutes instead of 15 minutes", "token_lifetime", "10 minutes", "15 minutes"),
         ("We moved the API from Heroku to Fly.io.", "api", "Fly.io", "Heroku"),
         ("our CI switched from Jenkins to GitHub Actions", "ci", "GitHub Actions", "Jenkins"),
+        ("We decided to deploy on Fly.io instead of Heroku.", "deploy", "Fly.io", "Heroku"),
     ],
 )
 def test_a_change_naming_the_old_value_says_what_it_replaces(sentence: str, subject: str, value: str, old: str) -> None:
@@ -101,6 +102,11 @@ def test_a_change_naming_the_old_value_says_what_it_replaces(sentence: str, subj
 def test_an_old_value_told_after_any_frame_is_what_it_replaces(sentence: str, subject: str, old: str) -> None:
     found = read(sentence)
     assert found.replaces == (subject, old) and old not in found.value
+
+
+def test_a_preference_between_two_is_no_change() -> None:
+    found = read("I prefer tea instead of coffee")
+    assert found.value == "tea" and found.replaces is None
 
 
 def test_a_change_without_the_old_value_replaces_nothing_it_names() -> None:

@@ -150,6 +150,7 @@ _NEEDS_SUBJECT = frozenset({"decided", "decision-label", "use-named", "like"})
 _VERB_FRAMES = tuple(
     f for f in FRAMES if f.name not in {"my-is", "possessive-is", "counted-is", "named-is", "label", "person-role"}
 )
+_COMPARING = frozenset({"prefer", "like"})
 _HOSTING = frozenset({"decided-host", "hosted", "runs-on"})
 _PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
 
@@ -182,8 +183,10 @@ def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
             named = "allergies"
         elif frame.name == "person-role":  # "Rosa is in charge of billing" is about Rosa's role
             aspect = "role"
-        elif frame.name in _HOSTING:  # "Bramble is deployed on Hetzner" is about where Bramble runs
+        elif frame.name in _HOSTING and named:  # "Bramble is deployed on Hetzner" is about where Bramble runs
             aspect = "host"
+        elif frame.name in _HOSTING:  # "we decided to deploy on Fly.io": about where we deploy
+            named = groups.get("verb", "")
         if _PERSONAL.search(named):  # "draft a reply saying I": a clause, not a thing's name
             continue
         if not named and frame.name in _NEEDS_SUBJECT and len(value.split()) <= 2:
@@ -234,7 +237,7 @@ def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
     if marked is not None:
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
-    return _read(text) or _read_without_old_value(text) or _read_main_clause(text)
+    return _read_without_old_value(text) or _read(text) or _read_main_clause(text)
 
 
 def _read_without_old_value(text: str) -> Extracted | None:
@@ -243,6 +246,8 @@ def _read_without_old_value(text: str) -> Extracted | None:
     if tail is None or tail.start() == 0:
         return None
     read = _read(text[: tail.start()])
+    if read is not None and read.cue in _COMPARING:
+        return None  # "tea instead of coffee" is a preference between two, not a change
     old = _trimmed(tail.group("old") or tail.group("old2"))
     if read is None or not old or read.replaces:
         return read and replace(read, fact=_fact_text(text))

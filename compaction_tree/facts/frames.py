@@ -85,8 +85,9 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "decided-host",
         "decision",
-        rf"^(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|agreed|chose|opted)\s+to\s+(?:host|deploy|run|put)\s+"
-        rf"(?:the\s+|our\s+)?(?P<subject>{_PHRASE})\s+(?:on|in|at)\s+(?P<value>{_PHRASE}){_END}",
+        rf"^(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|agreed|chose|opted)\s+to\s+"
+        rf"(?P<verb>host|deploy|run|put)\s+"
+        rf"(?:(?:the\s+|our\s+)?(?P<subject>{_PHRASE})\s+)?(?:on|in|at|to)\s+(?P<value>{_PHRASE}){_END}",
     ),
     # decisions: "we decided to use X for Y", "we settled on X", "we went with X", "decided: X"
     _frame(
