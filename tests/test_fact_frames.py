@@ -138,6 +138,11 @@ def test_an_aside_after_the_main_clause_is_kept_in_the_fact_but_not_read() -> No
         "we haven't decided on Terraform",  # a choice not made
         "my back is killing me",  # a state under way
         "Priya's survey results are in",  # a value that says nothing
+        "It's amazing how art can show things",  # a pronoun is no name
+        "This is the right attitude!",
+        "Always here to help.",  # a rule's value starts with what to do
+        "Seeing your students grow must be really fulfilling",  # a clause, not a thing, before the verb
+        "Remember to take breaks",  # an exhortation: remember *that* states something
         "draft a reply saying I can't make it Thursday",  # a clause, not a thing, before the verb
     ],
 )

@@ -152,7 +152,9 @@ _VERB_FRAMES = tuple(
 )
 _COMPARING = frozenset({"prefer", "like"})
 _HOSTING = frozenset({"decided-host", "hosted", "runs-on"})
-_PERSONAL = re.compile(r"\b(?:i|me|you|he|she|we|us|they|them)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:i|me|you|your|he|his|she|her|we|us|they|them|their)\b", re.IGNORECASE)
+# frames whose value must start with a word of content: "always use X", not "always here to help", "chose them"
+_CONTENT_FIRST = frozenset({"always-never", "decided", "prefer", "like", "must"})
 
 
 def _says_something(value: str) -> bool:
@@ -187,6 +189,8 @@ def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
             aspect = "host"
         elif frame.name in _HOSTING:  # "we decided to deploy on Fly.io": about where we deploy
             named = groups.get("verb", "")
+        if frame.name in _CONTENT_FIRST and fold(value.split()[0]) in STOPWORDS:
+            continue
         if _PERSONAL.search(named):  # "draft a reply saying I": a clause, not a thing's name
             continue
         if not named and frame.name in _NEEDS_SUBJECT and len(value.split()) <= 2:

@@ -38,8 +38,8 @@ def _frame(name: str, category: str, pattern: str, confidence: float = 0.8) -> F
 
 # "remember that …", "note: …", "keep in mind …": the speaker says outright that this is to be kept
 MARKER = re.compile(
-    r"^(?:please\s+|also\s+|and\s+)?(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|"
-    r"for the record|for future reference|make a note)(?:\s+(?:that|this))?\s*[,:\-–]?\s+(?P<body>\S.*)$",
+    r"^(?:please\s+|also\s+|and\s+)?(?:remember|note|keep in mind|bear in mind|for the record|for future reference|"
+    r"make a note)(?:\s+that\b|\s*:)\s*(?P<body>\S.*)$",
     _I,
 )
 # "from now on …", "going forward …", at either end: a standing rule
@@ -159,7 +159,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "possessive-is",
         "domain_fact",
-        rf"^(?P<subject>{_NAME}['’]s?\s+{_PHRASE})\s+(?:is|are)\s+(?:at\s+|on\s+)?(?P<value>{_PHRASE}){_END}",
+        rf"^(?P<subject>(?!{_PRONOUN}){_NAME}['’]s?\s+{_PHRASE})\s+(?:is|are)\s+(?:at\s+|on\s+)?(?P<value>{_PHRASE}){_END}",
         0.75,
     ),
     # "the Orca standup is at 9:30", "the offsite budget is 3,000 euros max": a side of a thing, counted
@@ -199,7 +199,7 @@ FRAMES: tuple[Frame, ...] = (
     _frame(
         "person-role",
         "entity",
-        rf"^(?P<subject>{_NAME})\s+(?:is\s+(?:our|the)\s+(?:new\s+)?|works\s+as\s+(?:a|an|our|the)\s+|"
+        rf"^(?P<subject>(?!{_PRONOUN}){_NAME})\s+(?:is\s+(?:our|the)\s+(?:new\s+)?|works\s+as\s+(?:a|an|our|the)\s+|"
         rf"is\s+in\s+charge\s+of\s+(?:the\s+)?)(?P<value>{_PHRASE}){_END}",
         0.75,
     ),
