@@ -5,7 +5,7 @@
 Reads bench/data/pasted.jsonl (one pasted turn a line: id, kind, speaker, text; written blind to the
 extractor's rules) and counts what the built-in extractor takes from it: the facts (target 0), and the
 statements it keeps only as changes or replaced values (also 0: one could become a fact by linking). Then the
-fact sentences of the phrasing sets (bench/fact_phrasings*.py, statements and both sides of changes) that
+fact sentences of the phrasing sets (bench/data/phrasings/*.jsonl, statements and both sides of changes) that
 the paste rule (facts/pasted.py) cuts anything from: recall it would cost (target 0).
 """
 
@@ -23,19 +23,19 @@ from compaction_tree.facts import statements_of
 from compaction_tree.facts.pasted import said_text
 
 DATA = Path(__file__).parent / "data" / "pasted.jsonl"
-PHRASINGS = sorted(p.stem for p in Path(__file__).parent.glob("fact_phrasings*.py"))
+PHRASINGS = sorted((Path(__file__).parent / "data" / "phrasings").glob("*.jsonl"))
 
 
 def phrasing_losses() -> tuple[int, list[str]]:
     """(fact sentences in the phrasing sets, those said_text takes anything from): the recall a paste rule costs."""
-    import importlib
-
-    sys.path.insert(0, str(Path(__file__).parent))
     sentences: list[str] = []
-    for name in PHRASINGS:
-        module = importlib.import_module(name)
-        sentences += [s for _, s, category, _ in module.STATEMENTS if category]
-        sentences += [s for change in module.CHANGES for s in change[1:3]]
+    for path in PHRASINGS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record["kind"] == "statement" and record["category"]:
+                sentences.append(record["sentence"])
+            elif record["kind"] == "change":
+                sentences += [record["old"], record["new"]]
     lost = [s for s in sentences if " ".join(said_text(s).split()) != " ".join(s.split())]
     return len(sentences), lost
 

@@ -46,7 +46,7 @@ class FactCandidate:
     confidence: float
     valid_from: str  # YYYY-MM-DD
     sources: tuple[str, ...]
-    # a change told in passing: a fact only as the change of a subject already known (facts/updates.py)
+    # a change told in passing: a fact only as the change of a subject already known
     change_only: bool = False
     # a statement too unsure to be a fact by itself: one only as the value a later change names as replaced
     replaced_only: bool = False

@@ -96,7 +96,9 @@ def test_an_older_vault_migrates_with_one_compaction(vault: Vault, tmp_path: Pat
     shutil.rmtree(old.root / CANDIDATES_DIR)
     with Index(old) as index:
         index.sync()
-        assert store.rebuild_facts(old, index) == []  # the older layout reads the same facts
+        # the older layout is read (its facts carry no value or replaces, so they may consolidate differently)
+        store.rebuild_facts(old, index)
+        assert store.load_facts(old)
     compact(old, ExtractiveSummarizer(old.config), NOW)
     assert snapshot(old.root) == built
     assert compact(old, ExtractiveSummarizer(old.config), NOW).changed == []
@@ -106,7 +108,7 @@ def test_a_forgotten_chunks_facts_leave_its_days_line(vault: Vault) -> None:
     from compaction_tree.compaction import forget
 
     filled(vault, range(3, 6))
-    secret = add(vault, "Our Quern vault password rotates every 30 days.", timestamp="2025-03-04T18:00:00Z")
+    secret = add(vault, "Remember that the Quern vault password rotates every 30 days.", timestamp="2025-03-04T18:00:00Z")
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     assert any(secret.id in f.sources for d in read_days(vault).values() for f in d.facts)
     forget(vault, [secret.id], ExtractiveSummarizer(vault.config), NOW)

@@ -161,12 +161,12 @@ def test_every_tool_over_stdio_and_the_server_writes_nothing_but_chunks(sample: 
         assert data["known"] and data["first_seen"] and data["see"] and text.startswith("known: 'fly.io'")
         text, data, _ = await call(client, "know", topic="kubernetes operator")
         assert not data["known"] and text == "unknown: nothing in memory mentions 'kubernetes operator'"
-        text, data, _ = await call(client, "facts", category="constraint")
-        assert data["facts"] and all(f["category"] == "constraint" for f in data["facts"])
-        text, data, _ = await call(client, "facts", query="production on a Friday")
-        assert data["history"] is False and any(f["subject"] == "deploy_production" for f in data["facts"])
-        text, data, _ = await call(client, "facts", query="deploy production")  # a subject, as said
-        assert data["history"] is True and [f["subject"] for f in data["facts"]] == ["deploy_production"]
+        text, data, _ = await call(client, "facts", category="decision")
+        assert data["facts"] and all(f["category"] == "decision" for f in data["facts"])
+        text, data, _ = await call(client, "facts", query="Netlify for the frontend")
+        assert data["history"] is False and any(f["subject"] == "frontend_host" for f in data["facts"])
+        text, data, _ = await call(client, "facts", query="frontend host")  # a subject, as said
+        assert data["history"] is True and [f["subject"] for f in data["facts"]] == ["frontend_host"]
         assert data["facts"][0]["sources"]
         added, data, error = await call(
             client, "add", text="Zephyrine is the new staging box.", timestamp="2026-04-03T12:00:00Z", session="s9"

@@ -1,22 +1,19 @@
 """Durable facts: what is true now about one subject, next to the summaries of what happened.
 
-A fact comes out of a day's compaction (the cue extractor, or the LLM's JSON answer) and lives in
+A fact comes out of a day's compaction (the frames extractor, or the LLM's JSON answer) and lives in
 the day's line of facts/candidates/ (versioned apart from the summary); the store under facts/ is
 rebuilt from all of them after every compaction:
 
-    cues.py         the cue tables: the shapes of durable statements
-    gates.py        what disqualifies a sentence (questions, moments, hypotheticals, pasted logs)
-    frames.py       a topic word with a value of the right kind, whatever the word order
-    learned.py      a linear model's opinion on a sentence no cue or frame took (weights in data/)
-    extract.py      sentence -> fact (category, subject key, value, confidence)
-    statement.py    the analysis of a statement: names, values, changes ("moved from X to Y")
+    pasted.py       what was pasted (code, logs, configuration, terminal output, JSON): never a fact
+    frames.py       the few frames that carry most facts, and what disqualifies a sentence
+    extract.py      sentence -> fact (category, subject key, value, what it replaces, confidence)
+    statement.py    names and values of a statement, for the LLM prompt's check of specifics
     candidates.py   each day's candidates, by input hash and extractor version
     consolidate.py  structure only: aliases, merges, supersessions, with an audit trail
     records.py      Fact, Version, Event and their markdown / JSONL files
     store.py        the files in the vault, undo, and the reading API below
 """
 
-from .cues import BROAD_CUES
 from .extract import (
     EXTRACTOR_VERSION,
     MAX_KEY_WORDS,
@@ -44,7 +41,6 @@ from .store import (
 )
 
 __all__ = [
-    "BROAD_CUES",
     "CATEGORIES",
     "EXTRACTOR_VERSION",
     "MAX_KEY_WORDS",

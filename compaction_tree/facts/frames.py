@@ -1,16 +1,9 @@
-"""Frames: a durable statement found by what it is about, whatever the word order. Pure.
+"""The frames that carry most durable facts, and what disqualifies a sentence (the offline tier's tables).
 
-A frame is one side of a thing that facts are about (where a project is hosted, a client's rate
-limit, a person's role, the speaker's diet): words that say which side it is (its trigger), what a
-value of that side looks like, and whose it is (a named thing, a person, or the speaker). A clause
-that holds a trigger and a value of the right kind states that side's value for the thing it names:
-"Corvid lives on Fly.io", "hosting-wise, Bramble sits on DigitalOcean" and "Postgres is where the
-ledger keeps its data" are one frame each. The vocabulary is English words for sides of things and
-for kinds of value (clock times, weekdays, rates, money, percentages, versions, capitalized names),
-never the values a particular conversation uses.
-
-The cue tables (cues.py) go first, being surer of what they match; frames find the wordings the
-cues were not written for, and give a change ("Corvid moved to Render") the key of the side it changes.
+A frame is one shape of statement with named groups: `value` (what the fact says), `subject` (what it is
+about, when the sentence names it), `old` (the value it replaces, when it says so). The first frame that
+matches decides the category. Frames are few on purpose: the offline tier's job is precision; reading
+English in all its wordings is the model's job (issue 27).
 """
 
 from __future__ import annotations
@@ -18,303 +11,292 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text import WORD, fold, word_form
-from ..topics import is_generic
-
 _I = re.IGNORECASE
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-_TIME = r"(?:\d{1,2}:\d\d(?:\s*[ap]m)?|\d{1,2}\s*[ap]m|noon|midnight)\b"
-_NUMBER = r"(?:\d[\d,.]*k?|one|two|three|four|five|six|ten|twenty|thirty|fifty|a hundred|hundred)"
-# a run of capitalized words or a technical token: what names a product, a place or a person
-_CALENDAR_WORDS = "monday tuesday wednesday thursday friday saturday sunday " + _MONTH[3:-1].replace("|", " ")
-_NOT_NAMED = "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}s?" for w in _CALENDAR_WORDS.split())
-_NAMED = (
-    r"(?-i:(?!(?:" + _NOT_NAMED + r")\b)(?![A-Z]+-\d)"
-    r"(?:[A-Z][\w.+'’&-]*|[a-z][a-z0-9]*(?:[.][a-z0-9]+)+)(?:\s+(?:&\s+)?[A-Z][\w.+'’&-]*){0,2})"
+# a phrase that can name a subject or a value: up to eight words, no clause break
+_PHRASE = r"[^,;:!?()]{2,80}?"
+_END = r"\s*[.!]?\s*$"
+# a name as people write one: capitalized or with a digit ("Fly.io", "GitLab", "S3"), not a pronoun
+_NAME = r"(?-i:[A-Z0-9][\w.&+-]*)"
+# verbs that tell a value was replaced by another ("moved from Z to Y", "bumped X from Z to Y")
+_CHANGED = (
+    r"(?:moved|moves|moving|switched|migrated|changed|went|goes|swapped|raised|bumped|upgraded|shifted|relocated)"
 )
-_PERSON = r"(?-i:[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?)"
-
-VALUES = {
-    "named": _NAMED,
-    "time": _TIME,
-    "weekday": _WEEKDAY + r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?",
-    "rate": _NUMBER
-    + r"\s*(?:requests?|calls?|req|rps|messages?|jobs?)\s*(?:(?:per|a|an|/|every)\s*)(?:second|sec|minute|"
-    r"min|hour|day)\b",
-    "money": r"(?:[$€£]\s?\d[\d,.]*k?|\d[\d,.]*k?\s*(?:dollars|euros|eur|usd|pounds|gbp)\b)",
-    "percent": r"\d{2}(?:\.\d+)?\s*%",
-    "duration": r"\d+(?:\.\d+)?\s*(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?)\b",
-    "weeks": r"(?:" + _NUMBER + r")[- ]weeks?\b",
-    "version": r"(?<![\d.])v?\d+\.\d+(?:\.\d+)?(?![\d.]*\d)",
-    "cadence": r"\b(?:monthly|quarterly|annually|yearly|weekly|every (?:month|quarter|year|week))\b",
-    "date": r"\b(?:" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r")\b",
-    "person": _PERSON,
-    "phrase": r".+",
-}
+_PRONOUN = r"(?:i|you|we|it|this|that|these|those|they|he|she|there|here|what|which|who)\b"
 
 
 @dataclass(frozen=True)
 class Frame:
-    aspect: str  # the key's last word: which side of the thing
+    name: str
     category: str
-    trigger: re.Pattern[str]
-    value: re.Pattern[str]
-    owner: str = "thing"  # whose side: "thing" (a named thing or noun phrase), "person", "self" (the speaker's own)
-    who: str = "user"  # "any": the assistant may state it too (it reads settings and causes)
-    before: bool = False  # the value may come before the trigger ("Postgres is where the ledger keeps its data")
+    pattern: re.Pattern[str]
+    confidence: float = 0.8
 
 
-def _frame(
-    aspect: str, category: str, trigger: str, value: str, owner: str = "thing", who: str = "user", before: bool = False
-) -> Frame:
-    return Frame(
-        aspect, category, re.compile(trigger, _I), re.compile(VALUES.get(value, value), _I), owner, who, before
-    )
+def _frame(name: str, category: str, pattern: str, confidence: float = 0.8) -> Frame:
+    return Frame(name, category, re.compile(pattern, _I), confidence)
 
 
-# Tried in this order: the first frame whose trigger and value are both in the clause decides.
+# "remember that …", "note: …", "keep in mind …": the speaker says outright that this is to be kept
+MARKER = re.compile(
+    r"^(?:please\s+|also\s+|and\s+)?(?:remember|note|keep in mind|bear in mind|for the record|for future reference|"
+    r"make a note)(?:\s+that\b|\s*:)\s*(?P<body>\S.*)$",
+    _I,
+)
+# "from now on …", "going forward …", at either end: a standing rule
+STANDING = re.compile(
+    r"^(?:from now on|going forward|from here on(?: out)?|henceforth|as a rule)\s*,?\s+(?P<body>\S.*)$"
+    r"|^(?P<body2>\S.*?),?\s+(?:from now on|going forward|from here on(?: out)?)\s*[.!]?$",
+    _I,
+)
+
 FRAMES: tuple[Frame, ...] = (
-    _frame("sla", "domain_fact", r"\b(?:uptime|availability|sla)\b", "percent"),
+    # changes that name the old value: "X is now Y (was Z)", "X moved from Z to Y", "we switched X from Z to Y"
     _frame(
-        "limit",
-        "constraint",
-        r"\b(?:limit\w*|cap\w*|quota|gets?|allowed|allowance|throttl\w*|max\w*|at most|up to|no more|raised|bumped|"
-        r"can (?:do|make|send|use)|"
-        r"lowered|increased|reduced|cut)\b",
-        "rate",
-    ),
-    _frame("budget", "constraint", r"\b(?:budget|spend\w*|capped|cap|max\w*|at most|more than|limit|up to)\b", "money"),
-    _frame("timeout", "domain_fact", r"\b(?:time[sd]? out|timeout|gives up|give up)\b", "duration", who="any"),
-    _frame("billing", "domain_fact", r"\b(?:pays?|paid|bill\w*|invoic\w*|renews?|charged?)\b", "cadence"),
-    _frame("sprint", "decision", r"\b(?:sprints?|iterations?)\b", "weeks"),
-    _frame("standup", "domain_fact", r"\b(?:stand-?ups?|stands up|daily sync|sync)\b", "time"),
-    # the trigger is one word, so that a time between "deploys" and "Fridays" is not inside it
-    _frame("cutoff", "constraint", r"\bdeploy\w*\b(?=.*\bfridays?\b)|\bfridays?\b(?=.*\bdeploy)", "time"),
-    _frame(
-        "window",
-        "constraint",
-        r"\bmigrations?\b",
-        r"(?:(?:only\s+)?(?:on|during|after|before|between|outside)\s+)"
-        r"(?:" + _WEEKDAY + r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?|weekends?|" + _TIME + r"|the\s+[\w-]+"
-        r"\s+window)(?:\s+and\s+" + _TIME + r")?",
-    ),
-    _frame(
-        "meeting",
-        "constraint",
-        r"\b(?:meetings?|calls?)\b.*\b(?:no|never|don'?t|free|focus|blocked|clear)\b"
-        r"|\b(?:no|never|don'?t|free|focus|blocked|clear)\b.*\b(?:meetings?|calls?)\b",
-        "weekday",
-        owner="self",
-    ),
-    _frame(
-        "diet",
-        "preference",
-        r"^",
-        r"\b(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten[- ]free|dairy[- ]free|halal|kosher)\b",
-        owner="self",
-    ),
-    _frame(
-        "answers",
-        "preference",
-        r"\b(?:answers?|explanations?|responses?|replies|when you (?:answer|reply|explain))\b",
-        r"\b(?:bullet points?|paragraphs?|prose|code first|tl;?dr|(?:short|long|detailed|brief|concise)(?: answers?| "
-        r"version)?|examples?(?: in \w+)?|one sentence|a few sentences|step by step)\b",
-        owner="self",
-    ),
-    _frame("indentation", "preference", r"\bindent\w*", r"\b(?:\d+|two|four|eight)\s+spaces\b|\btabs?\b", owner="self"),
-    _frame(
-        "seat",
-        "preference",
-        r"\b(?:seats?|fly|flying|flights?|planes?|trains?)\b",
-        r"\b(?:aisle|window|middle|exit row)(?:\s+seats?)?",
-        owner="self",
-    ),
-    _frame(
-        "alerts",
-        "preference",
-        r"\b(?:alerts?|notifications?|pages|paging)\b",
-        r"\b(?:slack|e-?mail|sms|texts?|text messages?|phone calls?|calls|pagerduty|opsgenie|teams|discord|"
-        r"push notifications?)\b",
-    ),
-    _frame("owner", "entity", r"\b(?:is|are)\b", _PERSON + r"['’]s(?:\s+now)?\.?$"),
-    _frame(
-        "versioning",
+        "was-now",
         "decision",
-        r"\bversion(?:ing|ed|s)?\b",
-        r"(?<=\bin )(?:the\s+)?(?:url(?: path)?|path|header|accept header|query(?: string)?)\b"
-        r"|(?<=\bwith )(?:dates?|semver|numbers?)\b|\b(?:date|url|header|semver)[- ]based\b",
+        rf"^(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+(?:is|are)\s+now\s+(?P<value>{_PHRASE})\s*"
+        rf"(?:\(\s*(?:it\s+)?was\s+(?P<old>[^()]{{1,60}})\)|,?\s+(?:instead of|rather than|not|no longer)\s+"
+        rf"(?P<old2>{_PHRASE}))?{_END}",
+        0.85,
     ),
     _frame(
-        "schedule",
+        "moved-from-to",
+        "decision",
+        rf"^(?:we\s+|i\s+|they\s+)?(?:have\s+|'ve\s+)?{_CHANGED}\s+"
+        rf"(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+from\s+(?P<old>{_PHRASE})\s+(?:to|over to|onto)\s+"
+        rf"(?P<value>{_PHRASE}){_END}",
+        0.85,
+    ),
+    _frame(
+        "subject-moved-from-to",
+        "decision",
+        rf"^(?:the\s+|our\s+|my\s+)?(?P<subject>{_PHRASE})\s+(?:has\s+|is\s+)?{_CHANGED}\s+"
+        rf"from\s+(?P<old>{_PHRASE})\s+(?:to|over to|onto)\s+(?P<value>{_PHRASE}){_END}",
+        0.85,
+    ),
+    _frame(
+        "switched-to",
+        "decision",
+        rf"^(?:we|i)\s+(?:have\s+|'ve\s+)?(?:switched|moved|migrated)\s+(?:over\s+)?to\s+(?P<value>{_PHRASE})"
+        rf"(?:\s+(?:for|as)\s+(?P<subject>{_PHRASE}))?\s+(?:from|instead of)\s+(?P<old>{_PHRASE}){_END}",
+        0.85,
+    ),
+    # where a thing runs, decided: "we decided to host Atlas on Heroku"
+    _frame(
+        "decided-host",
+        "decision",
+        rf"^(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|agreed|chose|opted)\s+to\s+"
+        rf"(?P<verb>host|deploy|run|put)\s+"
+        rf"(?:(?:the\s+|our\s+)?(?P<subject>{_PHRASE})\s+)?(?:on|in|at|to)\s+(?P<value>{_PHRASE}){_END}",
+    ),
+    # decisions: "we decided to use X for Y", "we settled on X", "we went with X", "decided: X"
+    _frame(
+        "decided",
+        "decision",
+        r"^(?:ok(?:ay)?,?\s+|so,?\s+)?(?:we|i|the team)\s+(?:have\s+|'ve\s+|finally\s+|officially\s+)?"
+        r"(?:decided(?:\s+(?:on|that|to\s+(?:go with|use|stick with|keep))|\s*:)?|settled on|agreed(?:\s+on|\s+that)?|"
+        r"chose|picked|went with|opted for|committed to|standardi[sz]ed on)\s+"
+        rf"(?P<value>{_PHRASE})(?:\s+(?:for|as)\s+(?:the\s+|our\s+)?(?P<subject>{_PHRASE}))?{_END}",
+    ),
+    _frame(
+        "decision-label",
+        "decision",
+        rf"^(?:decided|decision|final decision|agreed|settled)\s*[:\-–]\s*(?P<value>{_PHRASE})"
+        rf"(?:\s+(?:for|as)\s+(?:the\s+|our\s+)?(?P<subject>{_PHRASE}))?{_END}",
+    ),
+    # preferences: "I prefer X (over Y)", "I'd rather X", "my favourite X is Y"
+    _frame(
+        "prefer",
+        "preference",
+        rf"^(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+)?(?:prefer|'d rather|would rather)\s+"
+        rf"(?P<value>{_PHRASE})(?:\s+(?:for|in)\s+(?:the\s+|my\s+|our\s+)?(?P<subject>{_PHRASE}))?"
+        rf"(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>{_PHRASE}))?{_END}",
+    ),
+    _frame(
+        "favourite",
+        "preference",
+        rf"^my\s+(?:favou?rite|preferred)\s+(?P<subject>{_PHRASE})\s+(?:is|are)\s+(?P<value>{_PHRASE}){_END}",
+    ),
+    # rules: "always X", "never X", "I always X", "please never X"
+    _frame(
+        "always-never",
+        "preference",
+        rf"^(?:please\s+)?(?:(?:i|we)\s+)?(?P<mode>always|never)\s+(?P<value>{_PHRASE}.*?){_END}",
+    ),
+    # constraints: "X must (not) Y", "X can never Y", "no more than N"
+    _frame(
+        "must",
+        "constraint",
+        rf"^(?:the\s+|our\s+|all\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+"
+        rf"(?:must(?:\s+not|n't)?|can never|may never|may only|can only|can't|cannot|only accepts?|"
+        rf"(?:is|are)n't allowed to|(?:is|are) not allowed to|(?:is|are) required to|has to|have to)\s+"
+        rf"(?P<value>{_PHRASE}.*?){_END}",
+    ),
+    _frame(
+        "allergic",
+        "constraint",
+        rf"^(?P<subject>i|i'm|i am|\w+)\s+(?:is\s+|am\s+|'m\s+)?(?:allergic|intolerant)\s+to\s+"
+        rf"(?P<value>{_PHRASE}){_END}",
+        0.85,
+    ),
+    # who and where: "my manager is Priya", "I live in Lyon", "I work at Acme as a nurse"
+    _frame(
+        "my-is",
         "entity",
-        r"\b(?:lessons?|class(?:es)?|swim\w*|ballet|practice|training|football|soccer|piano|"
-        r"tennis|judo|karate|dance|dancing|tutoring|therapy|riding)\b",
-        "weekday",
-        owner="person",
-    ),
-    _frame("birthday", "entity", r"\b(?:birthday|born|turns \d+)\b", "date", owner="person"),
-    _frame("version", "domain_fact", r"\b(?:on|pinned|runs?|running|using|uses|version|at)\b", "version"),
-    _frame(
-        "ci",
-        "decision",
-        r"\bci\b|\b(?:builds?|pipelines?)\s+(?:run\s+|go\s+|happen\s+)?(?:on|in|with|through|via|"
-        r"using)\b|\bbuilds? on\b",
-        "named",
-    ),
-    _frame("queue", "decision", r"\b(?:job queue|queue|background jobs|jobs|workers|tasks)\b", "named"),
-    _frame(
-        "datastore",
-        "decision",
-        r"\b(?:database|db|datastore|persists?|persisted|stores?|stored|storage)\b"
-        r"|\b(?:its|their|all|the|our)\s+data\b(?!\s+(?:team|engineer|scientist|analyst|platform))",
-        "named",
-        before=True,
+        rf"^(?:my|our)\s+(?P<subject>(?!(?:plan|idea|guess|question|problem|point|bad|fault)\b){_PHRASE})\s+"
+        rf"(?:is|are)\s+(?!(?:not|probably|maybe|going|getting|being|done|broken|down|late|here|there)\b)"
+        rf"(?P<value>{_PHRASE}){_END}",
+        0.75,
     ),
     _frame(
-        "host",
-        "decision",
-        r"\b(?:host\w*|lives on|live on|sits on|runs on|run on|deployed (?:on|to)|deploys? to|"
-        r"goes on|go on|put\w*\s+[\w.-]+(?:\s+[\w.-]+)?\s+on)\b",
-        "named",
-    ),
-    _frame(
-        "holiday",
-        "decision",
-        r"\b(?:christmas|easter|new year'?s?|thanksgiving|hanukkah|diwali|eid|holidays?|"
-        r"summer break|winter break|vacation)\b",
-        r"(?<=\bin )" + _NAMED,
-    ),
-    _frame(
-        "home",
+        "live-work",
         "entity",
-        r"\b(?:lives?|living|(?<!-)based|is in|['’]s in|stays? in|resides)\b",
-        r"(?<=\bin )" + _NAMED,
-        owner="person",
+        rf"^i\s+(?:currently\s+)?(?P<subject>live|work|am based|'m based)\s+(?P<prep>in|at|for|as)\s+"
+        rf"(?:a\s+|an\s+)?(?P<value>{_PHRASE}){_END}",
+        0.8,
+    ),
+    # "Kestrel's uptime SLA is 99.9%", "Anouk's birthday is March 3": a named thing's side, and its value
+    _frame(
+        "possessive-is",
+        "domain_fact",
+        rf"^(?P<subject>(?!{_PRONOUN}){_NAME}['’]s?\s+{_PHRASE})\s+(?:is|are)\s+(?:at\s+|on\s+)?(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # "the Orca standup is at 9:30", "the offsite budget is 3,000 euros max": a side of a thing, counted
+    _frame(
+        "counted-is",
+        "domain_fact",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:is|are)\s+(?:at\s+|every\s+)?"
+        rf"(?P<value>\$?\d[^,;!?()]{{0,40}}?){_END}",
+        0.75,
+    ),
+    # "Lumio is limited to 300 requests per minute"
+    _frame(
+        "limited",
+        "constraint",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:is|are)\s+(?:limited|capped|restricted)\s+"
+        rf"(?:to|at)\s+(?P<value>{_PHRASE}){_END}",
+        0.8,
+    ),
+    # "we use GitLab CI for Gannet", "for Gannet we use GitLab CI", "we're using MongoDB as the datastore"
+    _frame(
+        "use-named",
+        "decision",
+        rf"^(?:for\s+(?:the\s+)?(?P<subject2>{_PHRASE}),?\s+)?(?:we|i)\s+(?:use|'re using|are using|rely on)\s+"
+        rf"(?P<value>{_NAME}(?:\s+{_NAME})*(?:\s+\d[\w.]*)?)"
+        rf"(?:\s+(?:for|as)\s+(?:the\s+|our\s+|all\s+)?(?P<subject>{_PHRASE}))?{_END}",
+        0.8,
+    ),
+    # "Pelican builds run on CircleCI", "the frontend lives on Netlify": where a thing runs, a named place
+    _frame(
+        "runs-on",
+        "decision",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}){_PHRASE})\s+(?:runs?|lives?|sits?|goes)\s+(?:on|in)\s+"
+        rf"(?P<value>{_NAME}(?:[\s.]+{_NAME})*){_END}",
+        0.8,
+    ),
+    # who: "Rosa is in charge of billing", "Halima is our new data engineer", "Olu works as a designer"
+    _frame(
+        "person-role",
+        "entity",
+        rf"^(?P<subject>(?!{_PRONOUN}){_NAME})\s+(?:is\s+(?:our|the)\s+(?:new\s+)?|works\s+as\s+(?:a|an|our|the)\s+|"
+        rf"is\s+in\s+charge\s+of\s+(?:the\s+)?)(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # preferences told plainly: "I like working with small PRs", "I love dark themes"
+    _frame(
+        "like",
+        "preference",
+        rf"^i\s+(?:really\s+|much\s+|do\s+)?(?P<mode>like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+"
+        rf"(?!{_PRONOUN})(?P<value>{_PHRASE}){_END}",
+        0.75,
+    ),
+    # "error tracking is Sentry", "CI for all our repos is GitHub Actions": a side of things, named
+    _frame(
+        "named-is",
+        "decision",
+        rf"^(?:the\s+|our\s+)?(?P<subject>(?!{_PRONOUN}|my\b){_PHRASE})\s+(?:is|are)\s+(?:now\s+)?"
+        rf"(?P<value>{_NAME}(?:\s+{_NAME})*(?:\s+\d[\w.]*)?)(?:\s+(?:across|for|in|on)\s+{_PHRASE})?{_END}",
+        0.75,
+    ),
+    # a note's label and its value: "prod db: Postgres 15", "queueing: RabbitMQ"
+    _frame(
+        "label",
+        "decision",
+        rf"^(?P<subject>(?!{_PRONOUN}|note|rule|update|edit|ps|fyi|todo|error|warning|question|answer|decided|decision|agreed|settled)"
+        rf"[a-z][\w /-]{{1,30}}?)\s*:\s+(?P<value>{_NAME}(?:[\s.+]+{_NAME})*(?:\s+\d[\w.]*)?){_END}",
+        0.75,
+    ),
+    # rules told of oneself: "we're not allowed to call OpenAI from the EU tenants"
+    _frame(
+        "not-allowed",
+        "constraint",
+        rf"^(?:we|i)\s*(?:are|'re|am|'m)?\s+(?:not allowed to|forbidden to|must not|mustn't|may not)\s+"
+        rf"(?P<value>{_PHRASE}.*?){_END}",
+        0.8,
+    ),
+    # where something runs: "Bramble is deployed on Hetzner", "the API is hosted at Fly.io"
+    _frame(
+        "hosted",
+        "decision",
+        rf"^(?:the\s+|our\s+)?(?P<subject>{_PHRASE})\s+(?:is|are)\s+(?:deployed|hosted|running)\s+(?:on|at|in)\s+"
+        rf"(?P<value>{_PHRASE}){_END}",
     ),
 )
 
+# --- what disqualifies a sentence: not a fact, however it is worded ---
 
-@dataclass(frozen=True)
-class FrameMatch:
-    frame: Frame
-    thing: str  # what the fact is about ("" for the speaker's own side)
-    value: str
-    trigger_at: int = 0  # where the trigger starts
-
-
-_SELF = re.compile(r"\b(?:i|i'm|i've|my|me|mine|here|please)\b|^(?:give|send|show|keep|use|write|answer)\b", _I)
-_NOT_A_THING = frozenset(
-    "i i'm i've i'd my we we're our you your the this that it it's they he she his her their a an ok so also and but "
-    "btw fyi reminder note heads up please".split()
+QUESTION = re.compile(
+    r"\?\s*$|^(?:should|shall|could|would|can|do|does|did|is|are|will|what|which|who|why|how|when|where)\b"
+    r"(?!\s+(?:i|we)\s+(?:decided|settled))",
+    _I,
 )
-# verbs and relatives that link a thing to its value: never part of the thing's name
-_LINKS = frozenset(
-    "is are was were be been has have had keeps keep stores store uses use runs run lives live sits sit goes go "
-    "gets get happens happen starts start where which who whose for of on in at with to".split()
+# a hypothetical or an option weighed, not a choice made
+HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|whether|suppose|supposing|imagine|what if|in case|might|maybe|perhaps|possibly|probably|"
+    r"could|would(?! rather)|should we|thinking about|considering|wondering|not sure|i think|i guess|i suppose|"
+    r"hopefully|let's see|we'll see|or not)\b",
+    _I,
 )
-_CALENDAR = re.compile(r"^(?:" + _WEEKDAY + "|" + _MONTH + r"|today|tomorrow|tonight)$", _I)
-
-
-def _named_things(text: str, skip: tuple[int, int]) -> list[str]:
-    """Capitalized runs and technical tokens outside the value, sentence-initial ordinary words left out."""
-    found = []
-    for match in re.finditer(_NAMED, text):
-        start, end = match.span()
-        if start < skip[1] and end > skip[0]:
-            continue
-        words = [w for w in match.group().split() if fold(w) not in _NOT_A_THING and not _CALENDAR.match(w)]
-        if start == 0 and words and is_generic(word_form(words[0])) and len(words) == 1:
-            continue  # "Fridays, ...", "Hosting-wise": a capital because it starts the sentence
-        if words:
-            found.append(" ".join(words))
-    return found
-
-
-def _phrase_before(text: str, position: int, skip: tuple[int, int]) -> str:
-    """The words just before a trigger, the value's left out ("the quotes service persists ..." -> "quotes service")."""
-    head = text[:position]
-    if skip[0] < position:
-        head = head[: skip[0]] + " " + head[skip[1] :]
-    words = [w for w in WORD.findall(head) if fold(w) not in _NOT_A_THING and fold(w) not in _LINKS]
-    return " ".join(words[-3:])
-
-
-def _phrase_after(text: str, start: int, end: int) -> str:
-    words = [w for w in WORD.findall(text[start:end]) if fold(w) not in _NOT_A_THING and fold(w) not in _LINKS]
-    return " ".join(words[:3])
-
-
-def _specific(phrase: str) -> bool:
-    return any(not is_generic(word_form(w)) for w in WORD.findall(phrase))
-
-
-NEAR = 8  # words between a trigger and its value, at most: further apart, they are not one statement
-
-
-def _value(frame: Frame, text: str, trigger: re.Match[str]) -> re.Match[str] | None:
-    """The value nearest after the trigger, else the nearest before it ("Postgres is where X keeps its data")."""
-    found = [
-        m
-        for m in frame.value.finditer(text)
-        if not _overlaps(m.span(), trigger.span()) and not re.search(r"\bnot\s+(?:the\s+)?$", text[: m.start()], _I)
-    ]
-    after = [m for m in found if m.start() >= trigger.end() and _words(text[trigger.end() : m.start()]) <= NEAR]
-    if after:
-        return after[0]
-    before = [m for m in found if m.end() <= trigger.start() and _words(text[m.end() : trigger.start()]) <= NEAR]
-    return before[-1] if before and (frame.before or frame.value.pattern != _NAMED) else None
-
-
-def _gap(text: str, trigger: re.Match[str], value: re.Match[str]) -> int:
-    if value.start() >= trigger.end():
-        return _words(text[trigger.end() : value.start()])
-    return _words(text[value.end() : trigger.start()])
-
-
-def _words(text: str) -> int:
-    return len(WORD.findall(text))
-
-
-def frame_of(text: str, assistant: bool = False, avoid: tuple[str, ...] = ()) -> FrameMatch | None:
-    """The first frame whose trigger and value a clause holds, with the thing it is about.
-
-    avoid: texts that are values, not things (the old and new values of a change).
-    """
-    avoided = {fold(w) for a in avoid for w in WORD.findall(a)}
-    for frame in FRAMES:
-        if assistant and frame.who != "any":
-            continue
-        # the trigger nearest its value ("hosting-wise, Bramble sits on DigitalOcean": "sits on", not "hosting")
-        pairs = [(t, v) for t in frame.trigger.finditer(text) if (v := _value(frame, text, t)) is not None]
-        if not pairs:
-            continue
-        trigger, value = min(pairs, key=lambda p: (_gap(text, p[0], p[1]), -p[0].start()))
-        if frame.owner == "self":
-            unnamed = not re.search(r"(?-i:\b(?!I\b)[A-Z])", text[1:])  # "strictly vegetarian these days"
-            if frame.aspect not in ("meeting", "indentation") and not (_SELF.search(text) or unnamed):
-                continue
-            return FrameMatch(frame, "", value.group().strip(), trigger.start())
-        things = [t for t in _named_things(text, value.span()) if not _bare_words(t) <= avoided]
-        if frame.owner == "person":
-            people = [t for t in things if re.fullmatch(_PERSON, t)]
-            if not people:
-                continue
-            return FrameMatch(frame, people[0], value.group().strip(), trigger.start())
-        thing = things[0] if things else _phrase_before(text, trigger.start(), value.span())
-        if not things and not _specific(thing) and value.start() > trigger.end():
-            # "sprints on the mobile team are two weeks long", "our daily standup for infra happens at 10:10"
-            thing = _phrase_after(text, trigger.end(), value.start()) or thing
-        if not thing:
-            continue
-        return FrameMatch(frame, thing, value.group().strip(), trigger.start())
-    return None
-
-
-def _bare_words(phrase: str) -> set[str]:
-    """A phrase's words folded, possessives dropped ("Hetzner's" is Hetzner)."""
-    return {fold(re.sub(r"['’]s$", "", w)) for w in WORD.findall(phrase)}
-
-
-def _overlaps(span: tuple[int, int], other: tuple[int, int]) -> bool:
-    return span[0] < other[1] and other[0] < span[1]
+# the speaker telling what they are doing, not what holds ("Now let me check the logs")
+NARRATION = re.compile(
+    r"^(?:ok(?:ay)?,?\s+|so,?\s+|now,?\s+|first,?\s+|next,?\s+|then,?\s+|great,?\s+|alright,?\s+)*"
+    r"(?:let me|let's|i'll|i will|i'm going to|i am going to|we'll|we will|i need to|i'm|i am|we're|we are)\s+"
+    r"(?:now\s+)?(?:check|look|see|try|run|start|open|read|fix|update|add|create|write|test|debug|investigate|"
+    r"search|grep|review|verify|go|going|looking|checking|trying|running|working|done)\b"
+    r"|^(?:now|next|first),?\s+(?:let|i|we)\b|^(?:here's|here is|here are|looks like|it seems|seems like)\b",
+    _I,
+)
+# one moment, not what lasts ("today", "right now", "for now")
+MOMENT = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|right now|"
+    r"(?:over the|this|next) (?:weekend|week|month)|at the moment|for now|for the moment|for today|temporarily|"
+    r"just this once|last (?:night|week)|so far|"
+    # "this branch", "this house": the situation at hand; laughter: a joke
+    r"this\s+(?!is\b|means\b)\w+|haha\w*|lol|lmao|jk|"
+    # a gauge's reading: "disk is at 71%"
+    r"(?:is|are)\s+at\s+\d+(?:\.\d+)?\s*%)(?!\w)",
+    _I,
+)
+# a choice denied or undone ("we haven't decided", "never mind")
+NOT_YET = re.compile(
+    r"\b(?:not yet|haven't|hasn't|have not|didn't|did not|never mind|no longer sure|undecided|tbd|to be decided)\b",
+    _I,
+)
+# chatter before the statement ("ok so", "btw", "fyi"): dropped from the fact's text
+LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|btw|actually|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
+    r"quick note|heads up|just so you know|for context)\s*[,:!.\-–]?\s+)+",
+    _I,
+)
+# a speaker label left in the text of an imported turn ("user: …", "Assistant: …")
+SPEAKER_LABEL = re.compile(r"^(?:user|human|me|assistant|ai|agent|bot|system)\s*:\s+", _I)
+# where a statement's main clause ends: an aside after a comma, a reason, a dash
+MAIN_CLAUSE_END = re.compile(r",\s+|\s+(?:because|since|so that|as long as)\s+|\s+[-–—]\s+|;\s+", _I)
+# the value a statement says it replaces, told after it: "(was Z)", "(used to be Z)", ", no longer Z", "instead of Z"
+OLD_VALUE_TAIL = re.compile(
+    r"\s*\(\s*(?:it\s+)?(?:was|used to be|was on|formerly|previously)\s+(?P<old>[^()]{1,60})\)\s*[.!]?\s*$"
+    r"|,?\s+(?:instead of|rather than|no longer(?: on| in| at)?|not)\s+"
+    r"(?P<old2>[^,;!?()]{1,60}?)(?:\s+anymore)?\s*[.!]?\s*$",
+    _I,
+)

@@ -2,6 +2,9 @@
 and, when it states a change ("switched from X to Y", "no more X", "(was X)"), the value it
 replaces and the new one. A statement that dates its value to a change ("since the migration",
 "now that ...") states a change too, of a value it does not name. Pure.
+
+Kept only for consolidate.py and llm.py (KNOWN_ASPECTS, is_specific, names_of) until consolidation reads
+structure only (issue 27, the ledger branch); the extractor no longer uses it. Delete it then.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ CLUSTERS_FILE = ".memtree/facts-clusters.json"
 CACHE_VERSION = 3  # raise when consolidate.py decides differently: kept outcomes are then replayed
 CHECK_LIMIT = 5  # the retrieval check: a fact must come back among this many for its own subject
 STANDING_WORDS = 30  # a standing fact's line in ROOT.md is cut after this many words
-# what the learned model alone vouches for (0.65) waits in facts/ until it is said again, which raises it
+# what a reader is unsure of (below 0.7) waits in facts/ until it is said again, which raises it
 STANDING_MIN_CONFIDENCE = 0.7
 STANDING_ORDER = ("preference", "constraint", "decision", "failure_pattern", "domain_fact", "entity")
 
