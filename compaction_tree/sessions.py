@@ -21,7 +21,7 @@ from .model import Chunk
 # The role name chat APIs and memtree's importers give the agent's side ("model" is Gemini's).
 AGENT_SPEAKERS = frozenset(("assistant", "agent", "model"))
 # Chunks kept for recall only; the same value as importers.EVIDENCE_IMPORTANCE, which is not
-# imported here: importers.py is the import path's module, this one runs at compaction.
+# imported here: importers/ is the import path's module, this one runs at compaction.
 EVIDENCE_IMPORTANCE = 0.1
 # An agent message of this many non-empty lines is a report (a list of what was done), not a step.
 REPORT_LINES = 5

@@ -108,7 +108,9 @@ def test_a_forgotten_chunks_facts_leave_its_days_line(vault: Vault) -> None:
     from compaction_tree.compaction import forget
 
     filled(vault, range(3, 6))
-    secret = add(vault, "Remember that the Quern vault password rotates every 30 days.", timestamp="2025-03-04T18:00:00Z")
+    secret = add(
+        vault, "Remember that the Quern vault password rotates every 30 days.", timestamp="2025-03-04T18:00:00Z"
+    )
     compact(vault, ExtractiveSummarizer(vault.config), NOW)
     assert any(secret.id in f.sources for d in read_days(vault).values() for f in d.facts)
     forget(vault, [secret.id], ExtractiveSummarizer(vault.config), NOW)
