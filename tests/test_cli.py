@@ -586,7 +586,7 @@ def test_context_fits_a_hooks_character_cap_by_shedding_whole_entries(tmp_path: 
     entries = [line for line in capped.splitlines() if line.startswith("- **")]
     whole = {line for line in uncapped.splitlines() if line.startswith("- **")}
     without_gists = {re.sub(r"\): .* → ", ") → ", line) for line in whole}
-    assert len(entries) > 20 and set(entries) <= whole | without_gists  # entries kept whole or as one line
+    assert len(entries) >= 10 and set(entries) <= whole | without_gists  # entries kept whole or as one line
     small = memtree("--vault", str(copy), "context", "--max-chars", "4000").stdout
     assert len(small) <= 4_000 and small.endswith("</memory>\n")
 
