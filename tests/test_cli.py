@@ -166,29 +166,10 @@ def test_import_locomo_file(vault: Vault, tmp_path: Path) -> None:
     assert texts == ["I adopted a cat.", "Lovely! [shares a cat on a sofa]"]
 
 
-def test_status_json_is_stable(vault: Vault, tmp_path: Path) -> None:
+def test_status_json_counts_the_vault(vault: Vault) -> None:
     for i in range(4):
         memtree("--vault", str(vault.root), "add", f"note {i} about postgres", "--timestamp", f"2026-03-1{i}T10:00:00Z")
     report = memtree("--vault", str(vault.root), "status", "--json").json()
-    assert set(report) == {
-        "vault",
-        "timezone",
-        "chunks",
-        "raw_tokens",
-        "first",
-        "last",
-        "summaries",
-        "summary_tokens",
-        "compacted_through",
-        "uncompacted_chunks",
-        "oldest_uncompacted_day",
-        "problems",
-        "last_run",
-        "consolidation_lag_days",
-        "facts",
-        "retention",
-        "last_hook_failure",
-    }
     assert report["last_hook_failure"] is None
     assert report["chunks"] == 4 and report["raw_tokens"] > 0
     assert report["first"].startswith("2026-03-10") and report["last"].startswith("2026-03-13")
