@@ -75,6 +75,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_module
+import eval_phrasings
 import minilm
 import question_facts
 
@@ -343,7 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--embeddings", action="store_true", help="consolidate by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
+    parser.add_argument("--frames-only", action="store_true", help="the extractive path without the learned fallback")
     args = parser.parse_args(argv)
+    if args.frames_only:
+        eval_phrasings.frames_only()
     if args.api_base and not args.model:
         parser.error("--api-base needs --model")
     results = []

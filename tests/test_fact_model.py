@@ -96,3 +96,14 @@ def test_the_model_is_loaded_only_when_a_day_is_extracted(vault: Vault) -> None:
     assert not model_loaded("--vault", root, "add", NO_FRAME, "--timestamp", "2025-03-03T10:00:00+00:00")
     assert model_loaded("--vault", root, "compact")  # the day is read: the model is asked
     assert not model_loaded("--vault", root, "compact")  # nothing new: nothing read
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Deployed the office wifi. the password rotates every 90 days.",  # several statements the splitter left whole
+        "the office wifi password rotates every 90 days, see:",  # what leads into a paste
+    ],
+)
+def test_the_model_reads_one_statement_at_a_time(sentence: str) -> None:
+    assert extract_sentence(sentence, "user") is None

@@ -53,6 +53,9 @@ MARKED_CONFIDENCE = 0.9  # the speaker said outright it is to be kept
 # what only the learned model read: below the standing-facts floor (0.7), so it waits in facts/ until said again
 LEARNED_CONFIDENCE = 0.65
 LEARNED_KEY_WORDS = 3  # a statement the model read names its subject first: its first content words
+# a sentence end before a lowercase word ("Deployed. release ran, no-op as expected. switching DNS now"): chat the
+# sentence splitter leaves whole, several statements in one
+_SEVERAL_SENTENCES = re.compile(r"[.!?]\s+(?=[a-z])")
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "chatgpt", "gpt"})
 
@@ -162,8 +165,13 @@ _CONTENT_FIRST = frozenset({"always-never", "decided", "prefer", "like", "must"}
 
 
 def _says_something(value: str) -> bool:
-    """A value with a word of content or a number: "results are in" gives "in", which says nothing."""
-    return any(fold(token) not in STOPWORDS for token in WORD.findall(value))
+    """A value with a word of content or a number, not pointing back: "results are in" gives "in", which says
+    nothing; "went from 1550 ms to double that" gives "double that", which says it only with what came before."""
+    words = [fold(token) for token in WORD.findall(value)]
+    return any(w not in STOPWORDS for w in words) and not _POINTING_BACK.intersection(words)
+
+
+_POINTING_BACK = frozenset({"that", "it", "those", "them"})
 
 
 def _under_way(frame: str, value: str) -> bool:
@@ -260,6 +268,8 @@ def extract_sentence(
 
 def _read_by_model(text: str, weights: learned.Model | None) -> Extracted | None:
     """What the learned model holds to be a fact, unsure (LEARNED_CONFIDENCE): the statement is the value."""
+    if _SEVERAL_SENTENCES.search(text) or text.rstrip().endswith(":"):
+        return None  # the model reads one statement: not a run the splitter left whole, nor what leads into a paste
     seen = learned.opinion(text, weights)
     subject = key_from_words(key_words(text)[:LEARNED_KEY_WORDS])
     if not seen.sure or not subject:
