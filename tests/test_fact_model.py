@@ -107,3 +107,8 @@ def test_the_model_is_loaded_only_when_a_day_is_extracted(vault: Vault) -> None:
 )
 def test_the_model_reads_one_statement_at_a_time(sentence: str) -> None:
     assert extract_sentence(sentence, "user") is None
+
+
+def test_the_model_s_statement_says_what_it_is_about() -> None:
+    assert extract_sentence("They rotate every 90 days, the office wifi passwords.", "user") is None
+    assert extract_sentence("It's the office wifi password, it rotates every 90 days.", "user") is None

@@ -56,6 +56,7 @@ LEARNED_KEY_WORDS = 3  # a statement the model read names its subject first: its
 # a sentence end before a lowercase word ("Deployed. release ran, no-op as expected. switching DNS now"): chat the
 # sentence splitter leaves whole, several statements in one
 _SEVERAL_SENTENCES = re.compile(r"[.!?]\s+(?=[a-z])")
+_POINTS_BACK = re.compile(r"(?:it|they|this|that|he|she)(?:['’](?:s|re|ve|ll|d))?\b", re.IGNORECASE)
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "chatgpt", "gpt"})
 
@@ -268,8 +269,9 @@ def extract_sentence(
 
 def _read_by_model(text: str, weights: learned.Model | None) -> Extracted | None:
     """What the learned model holds to be a fact, unsure (LEARNED_CONFIDENCE): the statement is the value."""
-    if _SEVERAL_SENTENCES.search(text) or text.rstrip().endswith(":"):
-        return None  # the model reads one statement: not a run the splitter left whole, nor what leads into a paste
+    if _SEVERAL_SENTENCES.search(text) or text.rstrip().endswith(":") or _POINTS_BACK.match(text):
+        return None  # one statement, saying what it is about: not a run the splitter left whole, a line leading
+        # into a paste, nor a statement about "it" or "they" (what was said before)
     seen = learned.opinion(text, weights)
     subject = key_from_words(key_words(text)[:LEARNED_KEY_WORDS])
     if not seen.sure or not subject:
