@@ -7,13 +7,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
+from compaction_tree import facts
+from compaction_tree.compaction import compact
 from compaction_tree.config import Config
+from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.facts import extract_sentence, learned
 from compaction_tree.facts.extract import LEARNED_CONFIDENCE
 from compaction_tree.facts.store import STANDING_MIN_CONFIDENCE
+from compaction_tree.ingest import add
 from compaction_tree.vault import Vault
 
 NO_FRAME = "the office wifi password rotates every 90 days"  # a fact no marker or frame reads
@@ -112,3 +117,16 @@ def test_the_model_reads_one_statement_at_a_time(sentence: str) -> None:
 def test_the_model_s_statement_says_what_it_is_about() -> None:
     assert extract_sentence("They rotate every 90 days, the office wifi passwords.", "user") is None
     assert extract_sentence("It's the office wifi password, it rotates every 90 days.", "user") is None
+
+
+def test_a_model_fact_stands_in_root_only_once_said_again(vault: Vault) -> None:
+    now = datetime(2025, 3, 12, tzinfo=UTC)
+    add(vault, "The office wifi password rotates every 90 days.", timestamp="2025-03-03T10:00:00+00:00")
+    compact(vault, ExtractiveSummarizer(vault.config), now=now)
+    once = facts.get_fact(vault, "office_wifi_password")
+    assert once is not None and once.current.confidence == LEARNED_CONFIDENCE  # in facts, know and recall
+    assert facts.standing_fact_lines(vault) == ()
+    add(vault, "The office wifi password rotates every 90 days.", timestamp="2025-03-05T10:00:00+00:00")
+    compact(vault, ExtractiveSummarizer(vault.config), now=now)
+    (line,) = facts.standing_fact_lines(vault)  # corroborated: sure enough to stand
+    assert line.startswith("- **office_wifi_password**: The office wifi password rotates every 90 days.")
