@@ -19,7 +19,7 @@ Report precision and recall on the holdouts; a miss there is a sign, not a case 
   A change is *handled* when one fact holds the new value as current and the old in its history.
   Each pair is also consolidated alone.
 
-Run:  .venv/bin/python bench/eval_phrasings.py [--set NAME | --split dev|holdout] [-v]
+Run:  .venv/bin/python bench/eval_phrasings.py [--set NAME | --split dev|holdout] [--frames-only] [-v]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import minilm
 
-from compaction_tree.facts import extract_sentence, extract_statements
+from compaction_tree.facts import extract_sentence, extract_statements, learned
 from compaction_tree.facts.consolidate import Fact, consolidate
 from compaction_tree.summary import FactCandidate
 
@@ -156,6 +156,11 @@ def _report(name: str, verbose: bool, embeddings: bool) -> dict[str, float]:
     return statements
 
 
+def frames_only() -> None:
+    """Turns the learned fallback off in this process: the extractor's frames and markers alone."""
+    learned.opinion = lambda text, weights=None: learned.Opinion(0.0, "domain_fact", False)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="the offline extractor on hand-written phrasing sets")
     parser.add_argument("--set", choices=SETS, help="one phrasing set")
@@ -164,7 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--embeddings", action="store_true", help="link changes by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
+    parser.add_argument("--frames-only", action="store_true", help="without the learned fallback")
     args = parser.parse_args(argv)
+    if args.frames_only:
+        frames_only()
     names = [args.set] if args.set else HOLDOUT if args.split == "holdout" else TUNING if args.split else ["blind"]
     found = alarms = facts = 0.0
     for name in names:

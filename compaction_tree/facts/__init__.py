@@ -8,6 +8,7 @@ rebuilt from all of them after every compaction:
     frames.py       the few frames that carry most facts, and what disqualifies a sentence
     extract.py      sentence -> fact (category, subject key, value, what it replaces, confidence)
     statement.py    names and values of a statement, for the LLM prompt's check of specifics
+    learned.py      the learned fallback: a sentence no frame read, scored by a small linear model
     candidates.py   each day's candidates, by input hash and extractor version
     consolidate.py  structure only: aliases, merges, supersessions, with an audit trail
     records.py      Fact, Version, Event and their markdown / JSONL files

@@ -23,6 +23,7 @@ from ..config import Config
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, sentences, word_form
 from ..topics import is_generic
+from . import learned
 from .frames import (
     FRAMES,
     HYPOTHETICAL,
@@ -44,11 +45,18 @@ if TYPE_CHECKING:
     from ..summarizers import Unit
 
 # the extractor's own version, in the summarizer's params (a new one re-reads every day)
-EXTRACTOR_VERSION = "frames-1"
+EXTRACTOR_VERSION = "frames-2"
 MAX_FACT_WORDS = 40  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 MAX_VALUE_WORDS = 10  # a longer "value" is a clause the frame should not have taken
 MARKED_CONFIDENCE = 0.9  # the speaker said outright it is to be kept
+# what only the learned model read: below the standing-facts floor (0.7), so it waits in facts/ until said again
+LEARNED_CONFIDENCE = 0.65
+LEARNED_KEY_WORDS = 3  # a statement the model read names its subject first: its first content words
+# a sentence end before a lowercase word ("Deployed. release ran, no-op as expected. switching DNS now"): chat the
+# sentence splitter leaves whole, several statements in one
+_SEVERAL_SENTENCES = re.compile(r"[.!?]\s+(?=[a-z])")
+_POINTS_BACK = re.compile(r"(?:it|they|this|that|he|she)(?:['’](?:s|re|ve|ll|d))?\b", re.IGNORECASE)
 SUBJECT = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 ASSISTANTS = frozenset({"assistant", "ai", "agent", "bot", "model", "system", "claude", "chatgpt", "gpt"})
 
@@ -158,8 +166,13 @@ _CONTENT_FIRST = frozenset({"always-never", "decided", "prefer", "like", "must"}
 
 
 def _says_something(value: str) -> bool:
-    """A value with a word of content or a number: "results are in" gives "in", which says nothing."""
-    return any(fold(token) not in STOPWORDS for token in WORD.findall(value))
+    """A value with a word of content or a number, not pointing back: "results are in" gives "in", which says
+    nothing; "went from 1550 ms to double that" gives "double that", which says it only with what came before."""
+    words = [fold(token) for token in WORD.findall(value)]
+    return any(w not in STOPWORDS for w in words) and not _POINTING_BACK.intersection(words)
+
+
+_POINTING_BACK = frozenset({"that", "it", "those", "them"})
 
 
 def _under_way(frame: str, value: str) -> bool:
@@ -230,18 +243,40 @@ def _marked(text: str, body: str, marker: str) -> Extracted | None:
     return Extracted(category, subject, _fact_text(kept), MARKED_CONFIDENCE, marker, _trimmed(body))
 
 
-def extract_sentence(sentence: str, speaker: str) -> Extracted | None:
-    """The durable fact one sentence states, or None."""
+def gated(sentence: str, speaker: str) -> str | None:
+    """The sentence's statement, cleaned, when no gate shuts it out (the agent's words, a question, ...)."""
     if is_assistant(speaker):  # what the agent says back is no fact of the user's
         return None
     text = clean(sentence)
-    if disqualified(text):
+    return None if disqualified(text) else text
+
+
+def extract_sentence(
+    sentence: str, speaker: str, *, use_model: bool = True, weights: learned.Model | None = None
+) -> Extracted | None:
+    """The durable fact one sentence states, or None: a marker or frame reads it, else the learned model may
+    (use_model False: frames alone; weights: another model than the shipped one, for training)."""
+    text = gated(sentence, speaker)
+    if text is None:
         return None
     marked = _body(text)
     if marked is not None:
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
-    return _read_without_old_value(text) or _read(text) or _read_main_clause(text)
+    read = _read_without_old_value(text) or _read(text) or _read_main_clause(text)
+    return read or (_read_by_model(text, weights) if use_model else None)
+
+
+def _read_by_model(text: str, weights: learned.Model | None) -> Extracted | None:
+    """What the learned model holds to be a fact, unsure (LEARNED_CONFIDENCE): the statement is the value."""
+    if _SEVERAL_SENTENCES.search(text) or text.rstrip().endswith(":") or _POINTS_BACK.match(text):
+        return None  # one statement, saying what it is about: not a run the splitter left whole, a line leading
+        # into a paste, nor a statement about "it" or "they" (what was said before)
+    seen = learned.opinion(text, weights)
+    subject = key_from_words(key_words(text)[:LEARNED_KEY_WORDS])
+    if not seen.sure or not subject:
+        return None
+    return Extracted(seen.category, subject, _fact_text(text), LEARNED_CONFIDENCE, "learned", _trimmed(text))
 
 
 def _read_without_old_value(text: str) -> Extracted | None:

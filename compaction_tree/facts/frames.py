@@ -247,7 +247,7 @@ FRAMES: tuple[Frame, ...] = (
 # --- what disqualifies a sentence: not a fact, however it is worded ---
 
 QUESTION = re.compile(
-    r"\?\s*$|^(?:should|shall|could|would|can|do|does|did|is|are|will|what|which|who|why|how|when|where)\b"
+    r"\?[\s\W]*$|^(?:should|shall|could|would|can|do|does|did|is|are|will|what|which|who|why|how|when|where)\b"
     r"(?!\s+(?:i|we)\s+(?:decided|settled))",
     _I,
 )
@@ -255,7 +255,9 @@ QUESTION = re.compile(
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|suppose|supposing|imagine|what if|in case|might|maybe|perhaps|possibly|probably|"
     r"could|would(?! rather)|should we|thinking about|considering|wondering|not sure|i think|i guess|i suppose|"
-    r"hopefully|let's see|we'll see|or not)\b",
+    r"hopefully|let's see|we'll see|or not|"
+    # an impression, not what holds ("smells like a leak"); someone else's wish, not a choice made
+    r"seems?|sounds like|smells like|looks like|feels like|wants)\b",
     _I,
 )
 # the speaker telling what they are doing, not what holds ("Now let me check the logs")
@@ -271,9 +273,11 @@ NARRATION = re.compile(
 MOMENT = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|right now|"
     r"(?:over the|this|next) (?:weekend|week|month)|at the moment|for now|for the moment|for today|temporarily|"
-    r"just this once|last (?:night|week)|so far|"
+    r"just this once|last (?:night|week|month|year)|so far|"
     # "this branch", "this house": the situation at hand; laughter: a joke
     r"this\s+(?!is\b|means\b)\w+|haha\w*|lol|lmao|jk|"
+    # a reply conceding a point ("the train is 6 hours though"): it says how things stand against what was said
+    r"though\s*[.!]?\s*$|"
     # a gauge's reading: "disk is at 71%"
     r"(?:is|are)\s+at\s+\d+(?:\.\d+)?\s*%)(?!\w)",
     _I,
@@ -286,7 +290,8 @@ NOT_YET = re.compile(
 # chatter before the statement ("ok so", "btw", "fyi"): dropped from the fact's text
 LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|btw|actually|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
-    r"quick note|heads up|just so you know|for context)\s*[,:!.\-–]?\s+)+",
+    r"quick note|side note|heads up|just so you know|for context|before i forget|unrelated,?\s+but|"
+    r"not related,?\s+but)\s*[,:!.\-–]?\s+)+",
     _I,
 )
 # a speaker label left in the text of an imported turn ("user: …", "Assistant: …")

@@ -46,6 +46,7 @@ _SHAPES = [
         r"^>\s[^.!?]*$",  # a tool's "> command" line (a quoted sentence ends like one)
         r"^[0-9a-f]{7,40}\s",  # a commit id first
         r"^[✓✔✗×●▶]",  # a tool's status marks
+        r"(?:\b[\w.-]+=[^\s=]+.*){2}",  # key=value pairs, two or more on a line: logfmt, a query plan, a tool's stats
     )
 ]
 # yaml: a lowercase key and a short value or none; alone on a line it is as likely a note ("indentation: 2
