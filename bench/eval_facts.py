@@ -49,13 +49,14 @@ wording, bench/corpus_dev3.py, seeds 301-303, first measured before any tuning);
 seeds are the held-out figure (the test split's names and questions, but every fact statement, change, restatement
 and distractor worded anew, blind to the extractor: bench/corpus_fresh.py). Seeds 201-203 of fresh were
 tuned on in November 2026 (their false positives were read to write the extractor's gates); seeds 211-213,
-run once after that, are "unseen seeds of a seen generator". `--frames-only` turns the learned fallback off.
+run once after that, are "unseen seeds of a seen generator". `--learned` turns the learned fallback on
+(memtree.yaml `facts.learned`; off by default).
 
 Run:  .venv/bin/python bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev2 --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev3 --seeds 301 302 303
       .venv/bin/python bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
-      .venv/bin/python bench/eval_facts.py --split fresh --seeds 211 212 213 [--frames-only]   # unseen seeds
+      .venv/bin/python bench/eval_facts.py --split fresh --seeds 211 212 213 [--learned]   # unseen seeds
       .venv/bin/python bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
           --api-base http://127.0.0.1:11434 [--nightly]   # the LLM path, against any model LiteLLM reaches
 """
@@ -76,7 +77,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_module
-import eval_phrasings
 import minilm
 import question_facts
 
@@ -287,6 +287,7 @@ def run_seed(
     api_base: str | None = None,
     nightly: bool = False,
     embeddings: bool = False,
+    learned: bool = False,
 ) -> Score:
     corpus = corpus_module.generate(seed, days=days, split=split)
     result = Score(
@@ -297,6 +298,8 @@ def run_seed(
         for chunk in corpus.chunks:
             out.write(json.dumps(chunk, ensure_ascii=False) + "\n")
     vault, _ = Vault.init(workdir / f"vault-{split}-{seed}", corpus.meta["tz"])
+    if learned:  # as if memtree.yaml said `facts: {learned: true}`
+        vault = Vault(vault.root, replace(vault.config, fact_learned=True))
     if api_base:  # as if memtree.yaml named the server
         vault = Vault(vault.root, replace(vault.config, summarizer=replace(vault.config.summarizer, api_base=api_base)))
     report = import_file(vault, source)
@@ -345,10 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--embeddings", action="store_true", help="consolidate by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
-    parser.add_argument("--frames-only", action="store_true", help="the extractive path without the learned fallback")
+    parser.add_argument("--learned", action="store_true", help="the extractive path with the learned fallback")
     args = parser.parse_args(argv)
-    if args.frames_only:
-        eval_phrasings.frames_only()
     if args.api_base and not args.model:
         parser.error("--api-base needs --model")
     results = []
@@ -357,7 +358,15 @@ def main(argv: list[str] | None = None) -> int:
         workdir.mkdir(parents=True, exist_ok=True)
         for seed in args.seeds:
             result = run_seed(
-                seed, args.split, args.days, workdir, args.model, args.api_base, args.nightly, args.embeddings
+                seed,
+                args.split,
+                args.days,
+                workdir,
+                args.model,
+                args.api_base,
+                args.nightly,
+                args.embeddings,
+                learned=args.learned,
             )
             results.append(result)
             if not args.json:

@@ -19,7 +19,7 @@ Report precision and recall on the holdouts; a miss there is a sign, not a case 
   A change is *handled* when one fact holds the new value as current and the old in its history.
   Each pair is also consolidated alone.
 
-Run:  .venv/bin/python bench/eval_phrasings.py [--set NAME | --split dev|holdout] [--frames-only] [-v]
+Run:  .venv/bin/python bench/eval_phrasings.py [--set NAME | --split dev|holdout] [--learned] [-v]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import minilm
 
-from compaction_tree.facts import extract_sentence, extract_statements, learned
+from compaction_tree.facts import extract_sentence, extract_statements
 from compaction_tree.facts.consolidate import Fact, consolidate
 from compaction_tree.summary import FactCandidate
 
@@ -67,7 +67,7 @@ def score_statements(STATEMENTS: tuple[Statement, ...], verbose: bool) -> dict[s
     found = missed = alarms = agree = 0
     facts = sum(1 for _, _, category, _ in STATEMENTS if category)
     for speaker, sentence, category, value in STATEMENTS:
-        got = extract_sentence(sentence, speaker)
+        got = extract_sentence(sentence, speaker, use_model=LEARNED)
         if category is None:
             if got is not None:
                 alarms += 1
@@ -107,7 +107,7 @@ def score_changes(CHANGES: tuple[Change, ...], verbose: bool, embeddings: bool =
     for n, (speaker, old, new, _, _) in enumerate(CHANGES):
         for sentence, day, tag in ((old, f"2026-01-{n % 28 + 1:02d}", "o"), (new, f"2026-03-{n % 28 + 1:02d}", "n")):
             # a change told in passing too, and else a statement that is a fact only as what a later change replaces
-            found = extract_statements(sentence, speaker)
+            found = extract_statements(sentence, speaker, LEARNED)
             got = next((e for e in found if not e.replaced_only), next(iter(found), None))
             if got is not None:
                 candidates.setdefault(n, []).append(
@@ -156,9 +156,7 @@ def _report(name: str, verbose: bool, embeddings: bool) -> dict[str, float]:
     return statements
 
 
-def frames_only() -> None:
-    """Turns the learned fallback off in this process: the extractor's frames and markers alone."""
-    learned.opinion = lambda text, weights=None: learned.Opinion(0.0, "domain_fact", False)
+LEARNED = False  # as memtree by default: the frames alone (--learned: with the learned fallback, `facts.learned`)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,10 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--embeddings", action="store_true", help="link changes by all-MiniLM-L6-v2 similarity (bench/minilm.py)"
     )
-    parser.add_argument("--frames-only", action="store_true", help="without the learned fallback")
+    parser.add_argument("--learned", action="store_true", help="with the learned fallback (memtree.yaml facts.learned)")
     args = parser.parse_args(argv)
-    if args.frames_only:
-        frames_only()
+    global LEARNED
+    LEARNED = args.learned
     names = [args.set] if args.set else HOLDOUT if args.split == "holdout" else TUNING if args.split else ["blind"]
     found = alarms = facts = 0.0
     for name in names:

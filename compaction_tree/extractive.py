@@ -121,7 +121,8 @@ class ExtractiveSummarizer:
         """What reads a day's facts, apart from the summary's input hash (facts/candidates.py)."""
         from .facts.extract import EXTRACTOR_VERSION
 
-        return f"{EXTRACTOR_VERSION} min {self.config.fact_min_confidence}"
+        learned = " learned" if self.config.fact_learned else ""
+        return f"{EXTRACTOR_VERSION} min {self.config.fact_min_confidence}{learned}"
 
     def extract_facts(self, unit: Unit) -> tuple[FactCandidate, ...]:
         """A day's facts alone, for a day whose summary stays (a new extractor version)."""

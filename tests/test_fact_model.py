@@ -24,6 +24,16 @@ from compaction_tree.vault import Vault
 NO_FRAME = "the office wifi password rotates every 90 days"  # a fact no marker or frame reads
 
 
+@pytest.fixture
+def learning(vault: Vault) -> Vault:
+    """A vault whose memtree.yaml turns the learned fallback on (it is off by default)."""
+    config = vault.root / "memtree.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("learned: false", "learned: true"), encoding="utf-8")
+    opened = Vault.open(vault.root)
+    assert opened.config.fact_learned
+    return opened
+
+
 def test_the_model_reads_what_no_frame_does_below_the_standing_floor() -> None:
     assert extract_sentence(NO_FRAME, "user", use_model=False) is None
     found = extract_sentence(NO_FRAME, "user")
@@ -96,8 +106,8 @@ def model_loaded(*argv: str) -> bool:
     return next(line for line in proc.stderr.splitlines() if line.startswith("LOADED=")) == "LOADED=True"
 
 
-def test_the_model_is_loaded_only_when_a_day_is_extracted(vault: Vault) -> None:
-    root = str(vault.root)
+def test_the_model_is_loaded_only_when_a_day_is_extracted(learning: Vault) -> None:
+    root = str(learning.root)
     assert not model_loaded("--vault", root, "add", NO_FRAME, "--timestamp", "2025-03-03T10:00:00+00:00")
     assert model_loaded("--vault", root, "compact")  # the day is read: the model is asked
     assert not model_loaded("--vault", root, "compact")  # nothing new: nothing read
@@ -119,7 +129,27 @@ def test_the_model_s_statement_says_what_it_is_about() -> None:
     assert extract_sentence("It's the office wifi password, it rotates every 90 days.", "user") is None
 
 
-def test_a_model_fact_stands_in_root_only_once_said_again(vault: Vault) -> None:
+def test_by_default_the_model_is_neither_loaded_nor_read(vault: Vault) -> None:
+    root = str(vault.root)
+    add(vault, NO_FRAME, timestamp="2025-03-03T10:00:00+00:00")
+    add(vault, "We decided to use PostgreSQL for the database.", timestamp="2025-03-03T10:05:00+00:00")
+    assert not model_loaded("--vault", root, "compact")
+    assert [fact.subject for fact in facts.load_facts(vault)] == ["database"]  # the frame's fact alone
+
+
+def test_turning_the_model_on_rereads_the_days_facts_only(vault: Vault, learning: Vault) -> None:
+    now = datetime(2025, 3, 12, tzinfo=UTC)
+    add(vault, NO_FRAME, timestamp="2025-03-03T10:00:00+00:00")
+    compact(vault, ExtractiveSummarizer(vault.config), now=now)
+    summaries = sorted(p.read_bytes() for p in (vault.root / "daily").rglob("*.md"))
+    assert facts.get_fact(vault, "office_wifi_password") is None
+    compact(learning, ExtractiveSummarizer(learning.config), now=now)
+    assert facts.get_fact(learning, "office_wifi_password") is not None
+    assert sorted(p.read_bytes() for p in (vault.root / "daily").rglob("*.md")) == summaries
+
+
+def test_a_model_fact_stands_in_root_only_once_said_again(learning: Vault) -> None:
+    vault = learning
     now = datetime(2025, 3, 12, tzinfo=UTC)
     add(vault, "The office wifi password rotates every 90 days.", timestamp="2025-03-03T10:00:00+00:00")
     compact(vault, ExtractiveSummarizer(vault.config), now=now)

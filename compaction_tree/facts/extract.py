@@ -302,15 +302,15 @@ def _read_main_clause(text: str) -> Extracted | None:
     return replace(read, fact=_fact_text(text)) if read else None
 
 
-def extract_statements(sentence: str, speaker: str) -> list[Extracted]:
+def extract_statements(sentence: str, speaker: str, use_model: bool = True) -> list[Extracted]:
     """The facts a sentence states (at most one)."""
-    found = extract_sentence(sentence, speaker)
+    found = extract_sentence(sentence, speaker, use_model=use_model)
     return [found] if found else []
 
 
-def statements_of(text: str, speaker: str) -> list[Extracted]:
+def statements_of(text: str, speaker: str, use_model: bool = True) -> list[Extracted]:
     """A turn's facts, sentence by sentence; what was pasted into it states nothing."""
-    return [found for s in sentences(said_text(text)) for found in extract_statements(s, speaker)]
+    return [found for s in sentences(said_text(text)) for found in extract_statements(s, speaker, use_model)]
 
 
 def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
@@ -318,7 +318,7 @@ def extract_facts(unit: Unit, config: Config) -> tuple[FactCandidate, ...]:
     day = unit.period.key
     found: dict[tuple[str, str], FactCandidate] = {}
     for chunk in unit.chunks:
-        for extracted in statements_of(chunk.text, chunk.speaker):
+        for extracted in statements_of(chunk.text, chunk.speaker, config.fact_learned):
             if extracted.confidence < config.fact_min_confidence:
                 continue
             key = (extracted.subject, extracted.fact.casefold())
