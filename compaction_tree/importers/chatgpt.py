@@ -9,26 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from ..model import valid_id
-from .common import BadRecord, ImportRecord, Item, Progress, Skipped, _kind, _load_document, _Malformed
+from .common import BadRecord, ImportRecord, Item, Progress, Skipped, _kind, _Malformed, _read_conversations
 
 # --- chatgpt: conversations.json ----------------------------------------------------------
 
 
 def _read_chatgpt(path: Path, progress: Progress) -> Iterator[Item]:
-    try:
-        document = _load_document(path)
-    except _Malformed as error:
-        yield BadRecord("file", str(error))
-        return
-    if isinstance(document, dict) and "mapping" in document:
-        document = [document]  # one conversation saved on its own
-    if not isinstance(document, list):
-        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
-        return
-    progress(0, len(document))
-    for number, conversation in enumerate(document, start=1):
-        yield from _chatgpt_conversation(f"conversation {number}", conversation)
-        progress(number, len(document))
+    return _read_conversations(path, progress, "mapping", _chatgpt_conversation)
 
 
 def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[Item]:

@@ -157,6 +157,27 @@ def _load_document(path: Path) -> Any:
     return _parse_json(_decode(raw), whole_file=True)
 
 
+def _read_conversations(
+    path: Path, progress: Progress, key: str, read_one: Callable[[str, Any], Iterator[Item]]
+) -> Iterator[Item]:
+    """A whole-file export of conversations (ChatGPT's, Claude.ai's): a list of them, or one saved
+    alone (an object with its `key`); `read_one(position, conversation)` reads each."""
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict) and key in document:
+        document = [document]
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, conversation in enumerate(document, start=1):
+        yield from read_one(f"conversation {number}", conversation)
+        progress(number, len(document))
+
+
 # --- shared: turns, narration, injected blocks --------------------------------------------
 
 # What a record means for the turn it is in: a user's request opens a turn, an assistant text
