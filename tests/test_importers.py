@@ -703,6 +703,7 @@ FIXTURES: dict[str, Callable[[Path], Path]] = {
     "codex": lambda tmp_path: write(tmp_path, "rollout.jsonl", codex_rollout()),
     "claude-ai": lambda tmp_path: write_json(tmp_path, "conversations.json", claude_ai_export()),
     "openai": lambda tmp_path: write_json(tmp_path, "messages.json", openai_messages()),
+    "gemini": lambda tmp_path: write(tmp_path, "session-2026-01-16T18-34-aa.jsonl", gemini_recording()),
 }
 
 
@@ -1087,3 +1088,123 @@ def test_a_large_openai_list_is_detected_from_its_first_bytes(tmp_path: Path) ->
     assert path.stat().st_size > 128 * 1024
     assert detect_format(path) == "openai"
     assert detect_format(write_json(tmp_path, "big-chatgpt.json", chatgpt_export()[:1] * 300, indent=None)) == "chatgpt"
+
+
+# --- gemini: Gemini CLI chat recordings ----------------------------------------------------
+
+GEMINI_SESSION = "24e7203e-8840-4c58-91f1-5ab32f11e899"
+
+
+def gemini(message_id: str, kind: str, content: Any, second: int, **extra: Any) -> dict[str, Any]:
+    return {"id": message_id, "timestamp": f"2026-01-16T18:34:{second:02d}.000Z", "type": kind, "content": content,
+            **extra}  # fmt: skip
+
+
+def gemini_recording() -> list[str | bytes | dict[str, Any]]:
+    call = {"id": "t1", "name": "run_shell_command", "args": {"command": "npm test"}, "status": "success"}
+    header = {"sessionId": GEMINI_SESSION, "projectHash": "414e7f6f", "startTime": "2026-01-16T18:34:00.000Z"}
+    return [
+        header,
+        gemini("u1", "user", [{"text": "<session_context>cwd: /tmp/p</session_context>"}], 1),
+        gemini("u2", "user", [{"text": "why is the build red?\n--- /tmp/p/x.ts ---\nfile text"}], 2,
+               displayContent=[{"text": "why is the build red? @x.ts"}]),
+        gemini("g1", "gemini", "", 3, thoughts=[{"subject": "Looking", "description": "at the tests"}]),
+        gemini("g1", "gemini", "I'll run the tests.", 4),  # written again as it grows
+        gemini("g1", "gemini", "I'll run the tests.", 5, toolCalls=[call]),
+        gemini("g2", "gemini", [{"text": "A snapshot was stale;", "thought": False}, {"text": "I updated it."}], 6),
+        gemini("i1", "info", "Request cancelled.", 7),
+        gemini("u3", "user", "and the lint?", 8),
+        gemini("g3", "gemini", "Lint is clean.", 9),
+        {"$rewindTo": "u3"},  # the user rewound: u3 and g3 are gone
+        {"$set": {"lastUpdated": "2026-01-16T18:35:00.000Z"}},
+        gemini("u4", "user", "and the docs?", 10),
+        "{cut",
+        {"timestamp": "2026-01-16T18:34:11.000Z", "type": "user"},  # no id
+    ]  # fmt: skip
+
+
+def test_gemini_recording_keeps_the_last_version_of_each_message(tmp_path: Path) -> None:
+    path = write(tmp_path, "session-2026-01-16T18-34-24e7203e.jsonl", gemini_recording())
+    assert detect_format(path) == "gemini"
+    records = list(read_records(path))
+    assert [(r.position, r.fields["speaker"], r.fields["text"], r.kind) for r in good(records)] == [
+        ("line 3", "user", "why is the build red? @x.ts", None),  # what the user typed, not the file
+        ("line 6", "assistant", "I'll run the tests.", "narration"),
+        ("line 7", "assistant", "A snapshot was stale;\n\nI updated it.", None),
+        ("line 13", "user", "and the docs?", None),
+    ]
+    assert good(records)[0].fields == {
+        "id": "u2",
+        "timestamp": "2026-01-16T18:34:02.000Z",
+        "speaker": "user",
+        "text": "why is the build red? @x.ts",
+        "session": GEMINI_SESSION,
+        "source": "gemini",
+    }
+    assert skipped(records) == {
+        "line 1": "session_meta",
+        "line 2": "harness",
+        "line 4": "superseded",
+        "line 5": "superseded",
+        "line 8": "info",
+        "line 9": "branch",
+        "line 10": "branch",
+        "line 11": "rewind",
+        "line 12": "metadata",
+    }
+    assert [position for position, _ in bad(records)] == ["line 14", "line 15"]
+    assert len(records) == 15  # every line accounted for once
+
+
+def test_gemini_older_recording_is_one_document(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    document = {**lines[0], "lastUpdated": "2026-01-16T18:35:00.000Z",  # type: ignore[dict-item]
+                "messages": [lines[2], lines[5], gemini("m", "gemini", "Done.", 9), "not a message"]}  # fmt: skip
+    path = write_json(tmp_path, "session-2026-01-16T18-34-24e7203e.json", document)
+    assert detect_format(path) == "gemini"
+    records = list(read_records(path))
+    assert [(r.position, r.fields["text"], r.kind) for r in good(records)] == [
+        ("message 1", "why is the build red? @x.ts", None),
+        ("message 2", "I'll run the tests.", "narration"),
+        ("message 3", "Done.", None),
+    ]
+    assert bad(records) == [("message 4", "expected a message object, got string")]
+    cut = tmp_path / "cut.json"
+    cut.write_text(path.read_text()[:-40])
+    assert bad(list(read_records(cut, "gemini"))) == [("file", bad(list(read_records(cut, "gemini")))[0][1])]
+
+
+def test_gemini_checkpoint_replaces_the_messages(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    checkpoint = {"$set": {"messages": [lines[2], gemini("g9", "gemini", "Summary so far.", 20)]}}
+    path = write(tmp_path, "session.jsonl", [*lines[:7], checkpoint])
+    records = list(read_records(path, "gemini"))
+    assert [(r.position, r.fields["text"]) for r in good(records)] == [
+        ("line 8, message 1", "why is the build red? @x.ts"),
+        ("line 8, message 2", "Summary so far."),
+    ]
+    assert skipped(records)["line 3"] == "superseded" and skipped(records)["line 8"] == "metadata"
+
+
+def test_a_gemini_subagent_recording_keeps_nothing(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    path = write(tmp_path, "subagent.jsonl", [{**lines[0], "kind": "subagent"}, *lines[1:8]])  # type: ignore[dict-item]
+    records = list(read_records(path))
+    assert not good(records)
+    assert sorted(skipped(records).values()).count("sidechain") == 5  # u1, u2, g1, g2, i1
+
+
+def test_a_gemini_line_is_not_taken_for_claude_code(tmp_path: Path) -> None:
+    header = gemini_recording()[0]
+    assert detect_format(write(tmp_path, "only-header.jsonl", [header])) == "gemini"
+    assert detect_format(write(tmp_path, "claude.jsonl", [{"sessionId": "s", "type": "summary"}])) == "claude-code"
+
+
+def test_reimporting_a_gemini_recording_adds_nothing(vault: Vault, tmp_path: Path) -> None:
+    path = write(tmp_path, "session.jsonl", gemini_recording())
+    first = import_file(vault, path)
+    second = import_file(vault, path)
+    assert first.added == 4 and second.added == 0 and second.existing == 4
+    assert first.evidence == {"narration": 1} and first.skipped["superseded"] == 2
+    run = memtree("--vault", str(vault.root), "import", str(path), "--json")
+    assert run.code == 6 and run.json()["already_stored"] == 4 and run.json()["format"] == "gemini"

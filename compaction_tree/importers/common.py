@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai", "openai")
-FORMAT_HINT = "pass --format jsonl|claude-code|codex|chatgpt|claude-ai|openai|locomo"
+FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai", "openai", "gemini")
+FORMAT_HINT = "pass --format jsonl|claude-code|codex|gemini|chatgpt|claude-ai|openai|locomo"
 SNIFF_BYTES = 64 * 1024  # a LoCoMo file opens with its qa list: its own keys come later
 SNIFF_LINES = 20
 PROGRESS_EVERY = 1000  # lines, for the line formats
