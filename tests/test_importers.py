@@ -300,8 +300,7 @@ def claude_transcript(tmp_path: Path) -> Path:
 def test_claude_code_imports_user_and_assistant_text_only(tmp_path: Path) -> None:
     records = list(read_records(claude_transcript(tmp_path), "claude-code"))
     texts = [(record.position, record.fields["speaker"], record.fields["text"]) for record in good(records)]
-    assert texts == [
-        ("line 4", "user", "/clear"),
+    assert texts == [  # line 4's /clear: a command the model never answered, not a request
         ("line 5", "user", "Why does the deploy time out?"),
         ("line 6", "assistant", "Let me check the logs."),
         ("line 8", "assistant", "The pool is too small.\n\nRaise it to 20."),
@@ -730,6 +729,7 @@ def test_claude_code_every_line_is_a_record_or_a_counted_skip(tmp_path: Path) ->
         "line 1": "summary",
         "line 2": "file_history_snapshot",
         "line 3": "meta",
+        "line 4": "local_command",
         "line 7": "tool_result",
         "line 10": "api_error",
         "line 11": "api_error",
@@ -741,6 +741,7 @@ def test_claude_code_every_line_is_a_record_or_a_counted_skip(tmp_path: Path) ->
 
 
 def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None:
+    call = {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}
     lines = [
         claude(
             "user",
@@ -749,23 +750,31 @@ def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None
             1,
         ),
         claude("user", "<command-name>compact</command-name>\n<command-args></command-args>", 2),
-        claude("user", "<command-message>init</command-message>", 3),
-        claude("user", "<command-args>create TODO app by Next.js</command-args>", 4),
-        claude("user", "<bash-input>git status</bash-input>", 5),
-        claude("user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>", 6),
-        claude("user", "<local-command-stdout></local-command-stdout>", 7),
+        claude("user", "<local-command-stdout>Compacted</local-command-stdout>", 3),
+        claude("user", "<command-message>init</command-message>", 4),
+        claude("user", "Please analyze this codebase and write a CLAUDE.md", 5, isMeta=True),
+        claude("assistant", [{"type": "text", "text": "I'll read the layout first."}, call], 6),
+        claude("user", "<command-args>create TODO app by Next.js</command-args>", 7),
+        claude("user", "<bash-input>git status</bash-input>", 8),
+        claude("user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>", 9),
+        claude("user", "<local-command-stdout></local-command-stdout>", 10),
+        claude("user", "<command-name>/exit</command-name>\n<command-args></command-args>", 11),
     ]
     records = list(read_records(write(tmp_path, "s.jsonl", lines), "claude-code"))
-    assert [(r.fields["text"], r.kind) for r in good(records)] == [
-        ("/review: check the auth module", None),
-        ("/compact", None),
-        ("/init", None),
-        ("create TODO app by Next.js", None),
-        ("! git status", None),
-        ("On branch main", "command_output"),
+    assert [(r.position, r.fields["text"], r.kind) for r in good(records)] == [
+        ("line 1", "/review: check the auth module", None),
+        ("line 3", "Compacted", "command_output"),
+        ("line 4", "/init", None),  # a prompt command: the model took it up
+        ("line 6", "I'll read the layout first.", "narration"),
+        ("line 7", "create TODO app by Next.js", None),
+        ("line 8", "! git status", None),
+        ("line 9", "On branch main", "command_output"),
     ]
     assert good(records)[-1].fields["importance"] == EVIDENCE_IMPORTANCE
-    assert skipped(records) == {"line 7": "empty"}
+    # /compact and /exit ran in Claude Code itself: the user asked the model nothing
+    assert skipped(records) == {"line 2": "local_command", "line 5": "meta", "line 10": "empty",
+                                "line 11": "local_command"}  # fmt: skip
+    assert len(records) == len(lines)
 
 
 def test_claude_code_ide_blocks_and_reminders_are_cut_out_of_user_text(tmp_path: Path) -> None:
