@@ -437,6 +437,31 @@ def test_chatgpt_imports_the_active_branch_text(tmp_path: Path) -> None:
     ]
 
 
+def test_chatgpt_voice_messages_keep_what_was_said(tmp_path: Path) -> None:
+    spoken = {"content_type": "audio_transcription", "text": "Qual é a capital de Portugal?", "direction": "in"}
+    heard = {"content_type": "audio_transcription", "text": "Lisboa.", "direction": "out"}
+    user_audio = {"content_type": "real_time_user_audio_video_asset_pointer", "audio_asset_pointer": {}}
+    audio = {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://file_1", "format": "wav"}
+    image = {"content_type": "image_asset_pointer", "asset_pointer": "file-service://file-2"}
+    voice = {
+        "id": "conv-v",
+        "create_time": 1712345600.0,
+        "current_node": "v4",
+        "mapping": mapping(
+            node("v1", None, ["v2"], "user", [spoken, user_audio], content_type="multimodal_text"),
+            node("v2", "v1", ["v3"], "assistant", [audio, heard], content_type="multimodal_text"),
+            node("v3", "v2", ["v4"], "user", [user_audio], content_type="multimodal_text"),  # not transcribed
+            node("v4", "v3", [], "user", [image], content_type="multimodal_text"),
+        ),
+    }
+    records = list(read_records(write_json(tmp_path, "conversations.json", [voice]), "chatgpt"))
+    assert [(r.fields["speaker"], r.fields["text"]) for r in good(records)] == [
+        ("user", "Qual é a capital de Portugal?"),
+        ("assistant", "Lisboa."),
+    ]
+    assert skipped(records) == {"conversation 1, message 3": "empty", "conversation 1, message 4": "image"}
+
+
 def test_chatgpt_field_mapping(tmp_path: Path) -> None:
     records = good(read_records(write_json(tmp_path, "conversations.json", chatgpt_export(), indent=None)))
     assert records[0].fields == {

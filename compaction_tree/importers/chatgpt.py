@@ -124,9 +124,9 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
     parts = content.get("parts") if isinstance(content, dict) else None
     if not isinstance(parts, list):
         return "empty"
-    text = _without_citations("\n".join(part for part in parts if isinstance(part, str) and part.strip())).strip()
+    text = _without_citations("\n".join(_part_texts(parts))).strip()
     if not text:
-        return "empty"
+        return "image" if any(_part_type(part) == "image_asset_pointer" for part in parts) else "empty"
     timestamp = _epoch_iso(message.get("create_time"), "create_time")
     if timestamp is None:
         timestamp = _epoch_iso(fallback_time, "conversation create_time")
@@ -144,6 +144,23 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
         fields["session"] = session
     fields["source"] = "chatgpt"
     return fields
+
+
+def _part_texts(parts: list[Any]) -> list[str]:
+    """A message's text parts: strings, and what was said aloud in a voice conversation (an
+    `audio_transcription` part beside the audio itself, on both sides)."""
+    texts = []
+    for part in parts:
+        if _part_type(part) == "audio_transcription" and isinstance(part.get("text"), str):
+            part = part["text"]
+        if isinstance(part, str) and part.strip():
+            texts.append(part)
+    return texts
+
+
+def _part_type(part: Any) -> str | None:
+    kind = part.get("content_type") if isinstance(part, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 # ChatGPT's citation markers: "\ue200cite\ue202turn0search4\ue201" (private-use delimiters around
