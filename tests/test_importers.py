@@ -784,6 +784,7 @@ def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None
         claude("user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>", 9),
         claude("user", "<local-command-stdout></local-command-stdout>", 10),
         claude("user", "<command-name>/exit</command-name>\n<command-args></command-args>", 11),
+        claude("user", "<local-command-stdout>(no content)</local-command-stdout>", 12),
     ]
     records = list(read_records(write(tmp_path, "s.jsonl", lines), "claude-code"))
     assert [(r.position, r.fields["text"], r.kind) for r in good(records)] == [
@@ -798,7 +799,7 @@ def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None
     assert good(records)[-1].fields["importance"] == EVIDENCE_IMPORTANCE
     # /compact and /exit ran in Claude Code itself: the user asked the model nothing
     assert skipped(records) == {"line 2": "local_command", "line 5": "meta", "line 10": "empty",
-                                "line 11": "local_command"}  # fmt: skip
+                                "line 11": "local_command", "line 12": "empty"}  # fmt: skip
     assert len(records) == len(lines)
 
 

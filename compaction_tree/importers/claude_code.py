@@ -49,6 +49,7 @@ _HARNESS_PREFIXES = (
     "<system-reminder",
 )
 _OUTPUT_TAGS = ("bash-stdout", "bash-stderr", "local-command-stdout", "local-command-stderr")
+NO_OUTPUT = "(no content)"  # what Claude Code writes in an output tag when a command printed nothing
 
 
 # A slash command typed alone ("/clear", "/init"): a request only if the model then acts on it.
@@ -179,7 +180,7 @@ def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str], list[
         elif shell:
             words.append(f"! {shell}")
         elif text.startswith(tuple(f"<{tag}" for tag in _OUTPUT_TAGS)):
-            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag))]
+            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag)) not in ("", None, NO_OUTPUT)]
             if printed:
                 outputs.append("\n".join(printed))
             else:
