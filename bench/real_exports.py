@@ -10,12 +10,13 @@ words. Get them into a folder laid out as FOLDER/<owner>+<name>/<path>:
     .venv/bin/python bench/real_exports.py --dir FOLDER [--source NAME] [--as-added] [--show]
 
 Each file is imported into a scratch vault (records, added, evidence, skipped by reason). Then
-each source's files go into one vault, compacted with the built-in summarizer, and each daily
-summary is checked: how many of its lines cite narration (the importer's `narration` records;
-target none), and how many of the day's sessions have a user request in the summary (target
-all). `--as-added` stores the records without their importance, as `memtree add` from a hook
-would, so narration must be found by the session's structure alone. `--show` prints the daily
-summaries (they quote the data: keep the output out of commits).
+each source's files go into one vault, compacted with the built-in summarizer (its ROOT.md's top
+15 topics are printed: none should be a function word), and each daily summary is checked: how
+many of its lines cite narration (the importer's `narration` records; target none), and how many
+of the day's sessions have a user request in the summary (target all). `--as-added` stores the
+records without their importance, as `memtree add` from a hook would, so narration must be found
+by the session's structure alone. `--show` prints the daily summaries (they quote the data: keep
+the output out of commits).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import re
 import subprocess
 import tempfile
 import urllib.request
@@ -41,6 +43,7 @@ from compaction_tree.summary import Bullet, Summary
 from compaction_tree.vault import Vault
 
 LATER = datetime(2100, 1, 1, tzinfo=UTC)  # every day of the files is closed by then
+TOPIC_LINE = re.compile(r"^- \*\*(.+?)\*\*", re.MULTILINE)  # a ROOT.md topic entry
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,8 @@ def summaries(paths: list[Path], as_added: bool, show: bool) -> tuple[int, int, 
             if show:
                 print(text.split("\n---\n", 1)[-1])
         print(f"all | {totals[0]}/{totals[1]} | {totals[2]} | {totals[3]}")
+        root = (vault.root / "ROOT.md").read_text(encoding="utf-8")
+        print(f"\nROOT.md top 15 topics: {', '.join(TOPIC_LINE.findall(root)[:15])}")
         print("\nfile | session | its request in the summary | summary lines citing it | of them narration")
         for name, session in sorted({(c.file, c.session) for c in stored.values() if _request(c)}):
             mine = [b for _, bullets in cited for b in bullets if _cites(b, stored, session)]
