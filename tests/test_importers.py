@@ -1243,3 +1243,13 @@ def test_reimporting_a_gemini_recording_adds_nothing(vault: Vault, tmp_path: Pat
     assert first.evidence == {"narration": 1} and first.skipped["superseded"] == 2
     run = memtree("--vault", str(vault.root), "import", str(path), "--json")
     assert run.code == 6 and run.json()["already_stored"] == 4 and run.json()["format"] == "gemini"
+
+
+def test_a_large_gemini_recording_is_detected_from_its_first_bytes(tmp_path: Path) -> None:
+    header = gemini_recording()[0]
+    messages = [gemini(f"m{n}", "user" if n % 2 else "gemini", f"message {n} " * 20, n % 60) for n in range(1000)]
+    older = write_json(tmp_path, "session.json", {**header, "messages": messages}, indent=None)  # type: ignore[dict-item]
+    lines = write(tmp_path, "session.jsonl", [header, *messages])
+    assert older.stat().st_size > 128 * 1024 and lines.stat().st_size > 128 * 1024
+    assert detect_format(older) == "gemini" and detect_format(lines) == "gemini"
+    assert len(good(read_records(older))) == len(good(read_records(lines))) == 1000
