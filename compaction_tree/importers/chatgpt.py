@@ -15,20 +15,10 @@ from .common import BadRecord, ImportRecord, Item, Progress, Skipped, _kind, _Ma
 
 
 def _read_chatgpt(path: Path, progress: Progress) -> Iterator[Item]:
-    return _read_conversations(path, progress, "mapping", _chatgpt_conversation)
+    return _read_conversations(path, progress, "mapping", dict, _chatgpt_conversation)
 
 
-def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[Item]:
-    if not isinstance(conversation, dict):
-        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
-        return
-    mapping = conversation.get("mapping")
-    if not isinstance(mapping, dict):
-        yield BadRecord(
-            where,
-            "missing 'mapping'" if mapping is None else f"'mapping' must be an object, got {_kind(mapping)}",
-        )
-        return
+def _chatgpt_conversation(where: str, conversation: dict[str, Any], mapping: dict[str, Any]) -> Iterator[Item]:
     session = next(
         (value for key in ("conversation_id", "id") if isinstance(value := conversation.get(key), str) and value),
         None,

@@ -24,17 +24,10 @@ from .common import (
 
 
 def _read_claude_ai(path: Path, progress: Progress) -> Iterator[Item]:
-    return _read_conversations(path, progress, "chat_messages", _claude_ai_conversation)
+    return _read_conversations(path, progress, "chat_messages", list, _claude_ai_conversation)
 
 
-def _claude_ai_conversation(where: str, conversation: Any) -> Iterator[Item]:
-    if not isinstance(conversation, dict):
-        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
-        return
-    messages = conversation.get("chat_messages")
-    if not isinstance(messages, list):
-        yield BadRecord(where, "missing 'chat_messages'" if messages is None else "'chat_messages' must be an array")
-        return
+def _claude_ai_conversation(where: str, conversation: dict[str, Any], messages: list[Any]) -> Iterator[Item]:
     session = conversation.get("uuid")
     session = session if isinstance(session, str) and session else None
     branch = _claude_ai_branch(messages)

@@ -158,10 +158,15 @@ def _load_document(path: Path) -> Any:
 
 
 def _read_conversations(
-    path: Path, progress: Progress, key: str, read_one: Callable[[str, Any], Iterator[Item]]
+    path: Path,
+    progress: Progress,
+    key: str,
+    shape: type,
+    read_one: Callable[[str, dict[str, Any], Any], Iterator[Item]],
 ) -> Iterator[Item]:
     """A whole-file export of conversations (ChatGPT's, Claude.ai's): a list of them, or one saved
-    alone (an object with its `key`); `read_one(position, conversation)` reads each."""
+    alone (an object with its `key`). Each must be an object whose `key` holds a `shape` (dict or
+    list); `read_one(position, conversation, that value)` reads it."""
     try:
         document = _load_document(path)
     except _Malformed as error:
@@ -174,7 +179,17 @@ def _read_conversations(
         return
     progress(0, len(document))
     for number, conversation in enumerate(document, start=1):
-        yield from read_one(f"conversation {number}", conversation)
+        where = f"conversation {number}"
+        value = conversation.get(key) if isinstance(conversation, dict) else None
+        if not isinstance(conversation, dict):
+            yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
+        elif not isinstance(value, shape):
+            wanted = "an object" if shape is dict else "an array"
+            yield BadRecord(
+                where, f"missing '{key}'" if value is None else f"'{key}' must be {wanted}, got {_kind(value)}"
+            )
+        else:
+            yield from read_one(where, conversation, value)
         progress(number, len(document))
 
 
