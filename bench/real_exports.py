@@ -1,25 +1,34 @@
 """What the importers keep of real exports: per file, records, added, skipped by reason.
 
-The files are real Claude Code transcripts (Claude Code 2.1.38-2.1.39, sessions and their
-subagent files) published as test fixtures by github.com/marot/spotter. The repository has no
-licence, so they are not copied here: this script downloads them at a pinned commit into a
-cache folder (or reads them from --dir) and imports each into a scratch vault.
+The files are real exports written by real tools for real users, published in public
+repositories (the manifest below: repository, pinned commit, path pattern, licence). None is
+copied into this project: some repositories have no licence, and all of them hold people's own
+words. Get them into a folder laid out as FOLDER/<owner>+<name>/<path>:
 
-    .venv/bin/python bench/real_exports.py [--dir FOLDER] [--as-added] [--show]
+    .venv/bin/python bench/real_exports.py --dir FOLDER --from-mirrors ROOT  # git snapshots: ROOT/<owner>+<name>/repo
+    .venv/bin/python bench/real_exports.py --dir FOLDER --download           # GitHub, at the pinned commits
+    .venv/bin/python bench/real_exports.py --dir FOLDER [--source NAME] [--as-added] [--show]
 
-Then every file is imported into one vault, compacted with the built-in summarizer, and each
-daily summary is checked: how many of its lines cite narration (the importer's `narration`
-records; target none), and how many of the day's sessions have a user request in the summary
-(target all). `--as-added` stores the records without their importance, as `memtree add` from
-a hook would, so narration must be found by the session's structure alone. `--show` prints the
-daily summaries (they quote the data: keep the output out of commits).
+Each file is imported into a scratch vault (records, added, evidence, skipped by reason). Then
+each source's files go into one vault, compacted with the built-in summarizer (its ROOT.md's top
+15 topics are printed: none should be a function word), and each daily summary is checked: how
+many of its lines cite narration (the importer's `narration` records; target none), and how many
+of the day's sessions have a user request in the summary (target all). `--as-added` stores the
+records without their importance, as `memtree add` from a hook would, so narration must be found
+by the session's structure alone. `--show` prints the daily summaries (they quote the data: keep
+the output out of commits).
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import json
+import re
+import subprocess
 import tempfile
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,35 +42,80 @@ from compaction_tree.markdown import parse_summary
 from compaction_tree.summary import Bullet, Summary
 from compaction_tree.vault import Vault
 
-LATER = datetime(2100, 1, 1, tzinfo=UTC)  # every day of the fixtures is closed by then
-
-SPOTTER = "https://raw.githubusercontent.com/marot/spotter/8cc42b0bd39d04e71e509d7d58e6782ab435329f/"
-FILES = [
-    "test/fixtures/transcripts/short.jsonl",
-    "test/fixtures/transcripts/subagent.jsonl",
-    "test/fixtures/transcripts/tool_heavy.jsonl",
-    "test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-    "test/fixtures/transcripts/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl",
-    "test/fixtures/transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-    "test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
-    "test/fixtures/transcripts/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
-    "test/fixtures/transcripts/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl",
-    "test/fixtures/transcripts/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl",
-]
+LATER = datetime(2100, 1, 1, tzinfo=UTC)  # every day of the files is closed by then
+TOPIC_LINE = re.compile(r"^- \*\*(.+?)\*\*", re.MULTILINE)  # a ROOT.md topic entry
 
 
-def fetch(folder: Path) -> list[Path]:
-    paths = []
-    for name in FILES:
-        target = folder / name.replace("test/fixtures/transcripts/", "").replace("/", "_")
-        if not target.exists():
-            urllib.request.urlretrieve(SPOTTER + name, target)
-        paths.append(target)
-    return paths
+@dataclass(frozen=True)
+class Source:
+    name: str
+    repo: str  # owner/name on GitHub
+    commit: str
+    pattern: str  # fnmatch pattern over paths in the repository ('*' crosses folders)
+    what: str
+    licence: str
 
 
-def imports(paths: list[Path]) -> None:
-    print("file | format | records | added | evidence | skipped")
+SOURCES = [
+    Source("spotter", "marot/spotter", "8cc42b0bd39d04e71e509d7d58e6782ab435329f",
+           "test/fixtures/transcripts/*.jsonl", "Claude Code 2.1.38-2.1.39, sessions and subagents", "none"),
+    Source("session-share", "moredip/session-share", "c82245286829af5cfe9b535885ed158f34c296b8",
+           "samples/claude-code-projects/*.jsonl", "Claude Code 2.1.11-2.1.29, sessions and subagents", "MIT"),
+    Source("m-claude", "M-Thisness/M-Claude", "5a8d89ee3677906aec18f7beb518a5a08e72a002",
+           "Archives/*.jsonl", "Claude Code 2.0.72-2.1.9, one user's sessions", "CC0-1.0"),
+    Source("chatgpt-pt", "ramon15martins15-cell/Rowts", "243226ae5604d241413b073b092ba948a9f085de",
+           "conversations.json", "ChatGPT data export, Portuguese", "none"),
+    Source("chatgpt-en", "RainChinChao/Chatgpt-Aided-veRIPY-CARIPY-", "dd320475401bd0cfc75c9b9f10208ddd65421cf1",
+           "conversations.json", "ChatGPT data export, English (hardware design)", "none"),
+]  # fmt: skip
+
+
+def source_paths(folder: Path, source: Source) -> list[Path]:
+    """The source's files present in FOLDER/<owner>+<name>/, non-empty, by path."""
+    root = folder / source.repo.replace("/", "+")
+    found = [p for p in root.rglob("*") if p.is_file() and p.stat().st_size]
+    return sorted(p for p in found if fnmatch.fnmatch(p.relative_to(root).as_posix(), source.pattern))
+
+
+def from_mirror(folder: Path, mirrors: Path, source: Source) -> None:
+    """Copy the source's files out of a git snapshot at the pinned commit (no work tree needed)."""
+    git_dir = mirrors / source.repo.replace("/", "+") / "repo"
+    if not git_dir.exists():
+        print(f"{source.name}: no snapshot at {git_dir}")
+        return
+    listing = _git(git_dir, "ls-tree", "-r", "--name-only", source.commit).decode().splitlines()
+    for name in (n for n in listing if fnmatch.fnmatch(n, source.pattern)):
+        try:
+            data = _git(git_dir, "show", f"{source.commit}:{name}")
+        except subprocess.CalledProcessError:
+            print(f"{source.name}: {name} is not in the snapshot (too large?)")
+            continue
+        _write(folder / source.repo.replace("/", "+") / name, data)
+
+
+def download(folder: Path, source: Source) -> None:
+    api = f"https://api.github.com/repos/{source.repo}/git/trees/{source.commit}?recursive=1"
+    with urllib.request.urlopen(api) as answer:
+        tree = json.load(answer)["tree"]
+    for name in (e["path"] for e in tree if e["type"] == "blob" and fnmatch.fnmatch(e["path"], source.pattern)):
+        raw = f"https://raw.githubusercontent.com/{source.repo}/{source.commit}/{name}"
+        with urllib.request.urlopen(raw) as answer:
+            _write(folder / source.repo.replace("/", "+") / name, answer.read())
+
+
+def _git(git_dir: Path, *args: str) -> bytes:
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], check=True, capture_output=True).stdout
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
+def imports(paths: list[Path]) -> Counter[str]:
+    """One line per file; the source's totals back (records, added, failed, skipped:<reason>...)."""
+    totals: Counter[str] = Counter()
+    print("file | format | records | added | failed | evidence | skipped")
     for path in paths:
         with tempfile.TemporaryDirectory() as scratch:
             vault, _ = Vault.init(Path(scratch) / "v", "UTC")
@@ -69,12 +123,17 @@ def imports(paths: list[Path]) -> None:
                 report = import_file(vault, path)
             except MemtreeError as error:
                 print(f"{path.name} | - | error: {error}")
+                totals["refused"] += 1
                 continue
         evidence = ", ".join(f"{n} {kind}" for kind, n in sorted(report.evidence.items()))
         print(
-            f"{path.name[:44]} | {report.format} | {report.records} | {report.added} | {evidence or '-'} | "
-            f"{report.skipped_text() or '-'}"
+            f"{path.name[:44]} | {report.format} | {report.records} | {report.added} | {len(report.failed)} | "
+            f"{evidence or '-'} | {report.skipped_text() or '-'}"
         )
+        totals.update(files=1, records=report.records, added=report.added, failed=len(report.failed))
+        totals.update({f"skipped:{reason}": n for reason, n in report.skipped.items()})
+        totals.update({f"evidence:{kind}": n for kind, n in report.evidence.items()})
+    return totals
 
 
 @dataclass(frozen=True)
@@ -96,15 +155,19 @@ def store_all(vault: Vault, paths: list[Path], as_added: bool) -> dict[str, Stor
             fields = dict(record.fields)
             if as_added:
                 fields.pop("importance", None)
-            result = add(vault, **fields)
+            try:
+                result = add(vault, **fields)
+            except MemtreeError:
+                continue  # counted as failed by imports()
             day = "-".join(Path(result.path).parts[1:4])
             session = fields.get("session") or result.id
             stored[result.id] = Stored(record.kind, fields["speaker"], session, day, path.name)
     return stored
 
 
-def summaries(paths: list[Path], as_added: bool, show: bool) -> None:
-    """Narration lines and per-session requests in each daily summary of all the files together."""
+def summaries(paths: list[Path], as_added: bool, show: bool) -> tuple[int, int, int, int]:
+    """Narration lines and per-session requests in each daily summary of the files together:
+    (sessions whose request a summary cites, sessions with a request, summary lines, narration lines)."""
     with tempfile.TemporaryDirectory() as scratch:
         vault, _ = Vault.init(Path(scratch) / "v", "UTC")
         stored = store_all(vault, paths, as_added)
@@ -123,12 +186,15 @@ def summaries(paths: list[Path], as_added: bool, show: bool) -> None:
             if show:
                 print(text.split("\n---\n", 1)[-1])
         print(f"all | {totals[0]}/{totals[1]} | {totals[2]} | {totals[3]}")
+        root = (vault.root / "ROOT.md").read_text(encoding="utf-8")
+        print(f"\nROOT.md top 15 topics: {', '.join(TOPIC_LINE.findall(root)[:15])}")
         print("\nfile | session | its request in the summary | summary lines citing it | of them narration")
         for name, session in sorted({(c.file, c.session) for c in stored.values() if _request(c)}):
             mine = [b for _, bullets in cited for b in bullets if _cites(b, stored, session)]
             asked = any(_request(stored[s]) for b in mine for s in b.sources if s in stored)
             narration = sum(1 for b in mine if _narration(b, stored))
             print(f"{name[:44]} | {session[:8]} | {'yes' if asked else 'NO'} | {len(mine)} | {narration}")
+        return totals[0], totals[1], totals[2], totals[3]
 
 
 def lines_of(summary: Summary) -> list[Bullet]:
@@ -160,18 +226,39 @@ def _request(chunk: Stored) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, help="read every file of this folder instead of downloading")
+    parser.add_argument("--dir", type=Path, required=True, help="the files, as FOLDER/<owner>+<name>/<path>")
+    parser.add_argument("--from-mirrors", type=Path, help="first copy them out of git snapshots under this folder")
+    parser.add_argument("--download", action="store_true", help="first download them from GitHub")
+    parser.add_argument("--source", action="append", help="only this source (repeatable)")
     parser.add_argument("--as-added", action="store_true", help="store without importance, as `memtree add` does")
     parser.add_argument("--show", action="store_true", help="print the daily summaries (they quote the data)")
     args = parser.parse_args()
-    if args.dir:
-        paths = sorted(path for path in args.dir.iterdir() if path.is_file() and path.stat().st_size)
-    else:
-        cache = Path(tempfile.gettempdir()) / "memtree-real-exports"
-        cache.mkdir(exist_ok=True)
-        paths = fetch(cache)
-    imports(paths)
-    summaries(paths, args.as_added, args.show)
+    chosen = [s for s in SOURCES if not args.source or s.name in args.source]
+    rows = []
+    for source in chosen:
+        if args.from_mirrors:
+            from_mirror(args.dir, args.from_mirrors, source)
+        elif args.download:
+            download(args.dir, source)
+        paths = source_paths(args.dir, source)
+        print(f"\n## {source.name}: {source.repo}@{source.commit[:7]} {source.pattern} ({source.what}; "
+              f"licence {source.licence}): {len(paths)} files")  # fmt: skip
+        if not paths:
+            rows.append((source, Counter(), (0, 0, 0, 0)))
+            continue
+        totals = imports(paths)
+        rows.append((source, totals, summaries(paths, args.as_added, args.show)))
+    print("\nsource | files | records | added | failed | evidence | skipped (top 6) | requests in summary | "
+          "summary lines | narration lines")  # fmt: skip
+    for source, totals, (asked, owed, lines, narration) in rows:
+        print(f"{source.name} | {totals['files']} | {totals['records']} | {totals['added']} | {totals['failed']} | "
+              f"{_reasons(totals, 'evidence:', 3)} | {_reasons(totals, 'skipped:', 6)} | {asked}/{owed} | {lines} | "
+              f"{narration}")  # fmt: skip
+
+
+def _reasons(totals: Counter[str], prefix: str, most: int) -> str:
+    found = sorted(((n, k.removeprefix(prefix)) for k, n in totals.items() if k.startswith(prefix)), reverse=True)
+    return ", ".join(f"{n} {kind}" for n, kind in found[:most]) or "-"
 
 
 if __name__ == "__main__":

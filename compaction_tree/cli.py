@@ -184,7 +184,8 @@ def import_(
     fmt: Annotated[
         str | None,
         typer.Option(
-            "--format", help="jsonl, claude-code, codex, chatgpt, claude-ai, openai or locomo (default: detected)."
+            "--format",
+            help="jsonl, claude-code, codex, gemini, chatgpt, claude-ai, openai or locomo (default: detected).",
         ),
     ] = None,
     as_json: JsonOpt = False,

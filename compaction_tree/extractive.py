@@ -181,14 +181,20 @@ class ExtractiveSummarizer:
 
     def _session_lines(self, unit: Unit, sessions: Sequence[Session]) -> tuple[Bullet, ...]:
         """Per agent session, what the user asked and what came of it: in full while the lines fit in
-        SESSION_SHARE of the budget, else shorter, so that a busy day still names every session."""
-        for words, share in ((SESSION_WORDS, SESSION_SHARE), (BRIEF_SESSION_WORDS, BRIEF_SESSION_SHARE)):
-            lines = [line for s in sessions if (line := _session_line(s, self.config, words))]
-            costs = [self._count(render_bullet(line)) + 1 for line in lines]
+        SESSION_SHARE of the budget, else shorter, then the request alone, so that a busy day still
+        names every session it can; past that, the sessions where the user asked the most."""
+        for words, share in SESSION_TIERS:
+            lines = [(s, line) for s in sessions if (line := _session_line(s, self.config, words))]
+            costs = [self._count(render_bullet(line)) + 1 for _, line in lines]
             if sum(costs) <= unit.budget * share:
-                return tuple(lines)
-        kept = next(n for n in range(len(lines), -1, -1) if sum(costs[:n]) <= unit.budget * BRIEF_SESSION_SHARE)
-        return tuple(lines[:kept])
+                return tuple(line for _, line in lines)
+        room = unit.budget * SESSION_TIERS[-1][1]
+        busiest = sorted(range(len(lines)), key=lambda i: (-len(lines[i][0].rounds), i))
+        kept: set[int] = set()
+        for index in busiest:
+            if sum(costs[i] for i in kept) + costs[index] <= room:
+                kept.add(index)
+        return tuple(line for i, (_, line) in enumerate(lines) if i in kept)
 
     def _overview_daily(self, unit: Unit, topics: Sequence[TopicStat]) -> tuple[Bullet, ...]:
         chunks = unit.chunks
@@ -305,6 +311,15 @@ SESSION_WORDS = (12, 16)  # (request, outcome)
 SESSION_SHARE = 0.6
 BRIEF_SESSION_WORDS = (8, 8)  # when a busy day's sessions do not fit, one request each and less of it
 BRIEF_SESSION_SHARE = 0.8
+# Busier still: the request alone, citing one id. A line then costs ~40 tokens with a Claude Code
+# id, so seven or eight sessions fit in a day's 400 (five at the brief tier); real days of 13-19
+# sessions still lose some.
+ASKED_ONLY_WORDS = (6, 0)
+SESSION_TIERS = (
+    (SESSION_WORDS, SESSION_SHARE),
+    (BRIEF_SESSION_WORDS, BRIEF_SESSION_SHARE),
+    (ASKED_ONLY_WORDS, BRIEF_SESSION_SHARE),
+)
 OUTCOME_TERMS = 4  # "All done." says nothing: an outcome reads on until it names this many things
 
 
@@ -326,12 +341,15 @@ def _session_line(session: Session, config: Config, words: tuple[int, int]) -> B
         shown += [max(prose, key=lambda found: found[:2])[2]] if prose else []
     quoted = "; then ".join(f'"{_opening(r.request, request_words)}"' for r in shown)
     more = f" (+{len(asked) - len(shown)} more)" if len(asked) > len(shown) else ""
+    start = session.chunks[0].timestamp.astimezone(config.tz)
+    speaker = shown[0].request.speaker
+    asking = f"{start:%H:%M} session: {speaker} asked {quoted}{more}"
+    if not outcome_words:
+        return Bullet(f"{start:%H:%M} {speaker} asked {quoted}{more}", (shown[0].request.id,))
     answered = [r.outcome for r in session.rounds if r.outcome]  # where the session ended up
     outcome = _opening(answered[-1], outcome_words) if answered else "no answer recorded"
-    start = session.chunks[0].timestamp.astimezone(config.tz)
     sources = [r.request.id for r in shown] + ([answered[-1].id] if answered else [])
-    speaker = shown[0].request.speaker
-    return Bullet(f"{start:%H:%M} session: {speaker} asked {quoted}{more} → {outcome}", tuple(dict.fromkeys(sources)))
+    return Bullet(f"{asking} → {outcome}", tuple(dict.fromkeys(sources)))
 
 
 def _opening(chunk: Chunk, words: int) -> str:

@@ -332,7 +332,7 @@ def _by_count(counts: Counter[str]) -> list[tuple[str, int]]:
 # Formats whose ids come from the export itself: a record stored by an earlier version of the
 # importer, with other text or marks (a command's arguments, an IDE block stripped since), is
 # the same message and stays as it was stored; refusing it would fail every later re-import.
-_EXPORT_IDS = frozenset(("claude-code", "chatgpt", "claude-ai"))
+_EXPORT_IDS = frozenset(("claude-code", "chatgpt", "claude-ai", "gemini"))
 
 
 def import_file(

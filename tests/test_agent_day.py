@@ -162,6 +162,28 @@ def test_every_session_of_a_busy_day_has_its_request() -> None:
     assert {f"busy{n}-0" for n in range(6)} <= cited(draft)
 
 
+def uuid_session(n: int, hour: int, requests: int) -> list[Chunk]:
+    """A session named like Claude Code's (a UUID, ~22 tokens an id) with `requests` rounds."""
+    lines: list[Line] = []
+    for k in range(requests):
+        lines.append(("user", f"Port module {n}.{k} of the billing service to the new queue client library."))
+        lines.append(("assistant", f"Module {n}.{k} is ported, its tests pass against the queue emulator."))
+    return session(f"0eda269a-9c44-481b-958d-{n:012d}", hour, *lines)
+
+
+def test_a_day_of_seven_sessions_with_long_ids_names_every_request() -> None:
+    chunks = [chunk for n in range(7) for chunk in uuid_session(n, 8 + n, 1)]
+    draft = summarize(chunks)
+    assert {f"0eda269a-9c44-481b-958d-{n:012d}-0" for n in range(7)} <= cited(draft)
+
+
+def test_past_what_fits_the_sessions_where_the_user_asked_most_are_named() -> None:
+    chunks = [chunk for n in range(14) for chunk in uuid_session(n, 6 + n, 3 if n in (2, 11) else 1)]
+    named = {source.split("-")[4] for source in cited(summarize(chunks))}
+    assert {f"{2:012d}", f"{11:012d}"} <= named  # the two sessions of three requests each
+    assert len(named) < 14  # a day's 400 tokens cannot cite fourteen ids and their words
+
+
 def test_a_chat_between_people_has_no_requests_and_keeps_every_message() -> None:
     chunks = session(
         "talk",

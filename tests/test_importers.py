@@ -300,8 +300,7 @@ def claude_transcript(tmp_path: Path) -> Path:
 def test_claude_code_imports_user_and_assistant_text_only(tmp_path: Path) -> None:
     records = list(read_records(claude_transcript(tmp_path), "claude-code"))
     texts = [(record.position, record.fields["speaker"], record.fields["text"]) for record in good(records)]
-    assert texts == [
-        ("line 4", "user", "/clear"),
+    assert texts == [  # line 4's /clear: a command the model never answered, not a request
         ("line 5", "user", "Why does the deploy time out?"),
         ("line 6", "assistant", "Let me check the logs."),
         ("line 8", "assistant", "The pool is too small.\n\nRaise it to 20."),
@@ -436,6 +435,31 @@ def test_chatgpt_imports_the_active_branch_text(tmp_path: Path) -> None:
         ("conversation 6", "the parent links loop back to node 'p'"),  # no order to trust: nothing taken
         ("conversation 7, message 1", "'create_time' must be a number of seconds, got string"),
     ]
+
+
+def test_chatgpt_voice_messages_keep_what_was_said(tmp_path: Path) -> None:
+    spoken = {"content_type": "audio_transcription", "text": "Qual é a capital de Portugal?", "direction": "in"}
+    heard = {"content_type": "audio_transcription", "text": "Lisboa.", "direction": "out"}
+    user_audio = {"content_type": "real_time_user_audio_video_asset_pointer", "audio_asset_pointer": {}}
+    audio = {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://file_1", "format": "wav"}
+    image = {"content_type": "image_asset_pointer", "asset_pointer": "file-service://file-2"}
+    voice = {
+        "id": "conv-v",
+        "create_time": 1712345600.0,
+        "current_node": "v4",
+        "mapping": mapping(
+            node("v1", None, ["v2"], "user", [spoken, user_audio], content_type="multimodal_text"),
+            node("v2", "v1", ["v3"], "assistant", [audio, heard], content_type="multimodal_text"),
+            node("v3", "v2", ["v4"], "user", [user_audio], content_type="multimodal_text"),  # not transcribed
+            node("v4", "v3", [], "user", [image], content_type="multimodal_text"),
+        ),
+    }
+    records = list(read_records(write_json(tmp_path, "conversations.json", [voice]), "chatgpt"))
+    assert [(r.fields["speaker"], r.fields["text"]) for r in good(records)] == [
+        ("user", "Qual é a capital de Portugal?"),
+        ("assistant", "Lisboa."),
+    ]
+    assert skipped(records) == {"conversation 1, message 3": "empty", "conversation 1, message 4": "image"}
 
 
 def test_chatgpt_field_mapping(tmp_path: Path) -> None:
@@ -703,6 +727,7 @@ FIXTURES: dict[str, Callable[[Path], Path]] = {
     "codex": lambda tmp_path: write(tmp_path, "rollout.jsonl", codex_rollout()),
     "claude-ai": lambda tmp_path: write_json(tmp_path, "conversations.json", claude_ai_export()),
     "openai": lambda tmp_path: write_json(tmp_path, "messages.json", openai_messages()),
+    "gemini": lambda tmp_path: write(tmp_path, "session-2026-01-16T18-34-aa.jsonl", gemini_recording()),
 }
 
 
@@ -729,6 +754,7 @@ def test_claude_code_every_line_is_a_record_or_a_counted_skip(tmp_path: Path) ->
         "line 1": "summary",
         "line 2": "file_history_snapshot",
         "line 3": "meta",
+        "line 4": "local_command",
         "line 7": "tool_result",
         "line 10": "api_error",
         "line 11": "api_error",
@@ -740,6 +766,7 @@ def test_claude_code_every_line_is_a_record_or_a_counted_skip(tmp_path: Path) ->
 
 
 def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None:
+    call = {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}
     lines = [
         claude(
             "user",
@@ -748,23 +775,32 @@ def test_claude_code_slash_commands_keep_the_users_words(tmp_path: Path) -> None
             1,
         ),
         claude("user", "<command-name>compact</command-name>\n<command-args></command-args>", 2),
-        claude("user", "<command-message>init</command-message>", 3),
-        claude("user", "<command-args>create TODO app by Next.js</command-args>", 4),
-        claude("user", "<bash-input>git status</bash-input>", 5),
-        claude("user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>", 6),
-        claude("user", "<local-command-stdout></local-command-stdout>", 7),
+        claude("user", "<local-command-stdout>Compacted</local-command-stdout>", 3),
+        claude("user", "<command-message>init</command-message>", 4),
+        claude("user", "Please analyze this codebase and write a CLAUDE.md", 5, isMeta=True),
+        claude("assistant", [{"type": "text", "text": "I'll read the layout first."}, call], 6),
+        claude("user", "<command-args>create TODO app by Next.js</command-args>", 7),
+        claude("user", "<bash-input>git status</bash-input>", 8),
+        claude("user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>", 9),
+        claude("user", "<local-command-stdout></local-command-stdout>", 10),
+        claude("user", "<command-name>/exit</command-name>\n<command-args></command-args>", 11),
+        claude("user", "<local-command-stdout>(no content)</local-command-stdout>", 12),
     ]
     records = list(read_records(write(tmp_path, "s.jsonl", lines), "claude-code"))
-    assert [(r.fields["text"], r.kind) for r in good(records)] == [
-        ("/review: check the auth module", None),
-        ("/compact", None),
-        ("/init", None),
-        ("create TODO app by Next.js", None),
-        ("! git status", None),
-        ("On branch main", "command_output"),
+    assert [(r.position, r.fields["text"], r.kind) for r in good(records)] == [
+        ("line 1", "/review: check the auth module", None),
+        ("line 3", "Compacted", "command_output"),
+        ("line 4", "/init", None),  # a prompt command: the model took it up
+        ("line 6", "I'll read the layout first.", "narration"),
+        ("line 7", "create TODO app by Next.js", None),
+        ("line 8", "! git status", None),
+        ("line 9", "On branch main", "command_output"),
     ]
     assert good(records)[-1].fields["importance"] == EVIDENCE_IMPORTANCE
-    assert skipped(records) == {"line 7": "empty"}
+    # /compact and /exit ran in Claude Code itself: the user asked the model nothing
+    assert skipped(records) == {"line 2": "local_command", "line 5": "meta", "line 10": "empty",
+                                "line 11": "local_command", "line 12": "empty"}  # fmt: skip
+    assert len(records) == len(lines)
 
 
 def test_claude_code_ide_blocks_and_reminders_are_cut_out_of_user_text(tmp_path: Path) -> None:
@@ -1087,3 +1123,133 @@ def test_a_large_openai_list_is_detected_from_its_first_bytes(tmp_path: Path) ->
     assert path.stat().st_size > 128 * 1024
     assert detect_format(path) == "openai"
     assert detect_format(write_json(tmp_path, "big-chatgpt.json", chatgpt_export()[:1] * 300, indent=None)) == "chatgpt"
+
+
+# --- gemini: Gemini CLI chat recordings ----------------------------------------------------
+
+GEMINI_SESSION = "24e7203e-8840-4c58-91f1-5ab32f11e899"
+
+
+def gemini(message_id: str, kind: str, content: Any, second: int, **extra: Any) -> dict[str, Any]:
+    return {"id": message_id, "timestamp": f"2026-01-16T18:34:{second:02d}.000Z", "type": kind, "content": content,
+            **extra}  # fmt: skip
+
+
+def gemini_recording() -> list[str | bytes | dict[str, Any]]:
+    call = {"id": "t1", "name": "run_shell_command", "args": {"command": "npm test"}, "status": "success"}
+    header = {"sessionId": GEMINI_SESSION, "projectHash": "414e7f6f", "startTime": "2026-01-16T18:34:00.000Z"}
+    return [
+        header,
+        gemini("u1", "user", [{"text": "<session_context>cwd: /tmp/p</session_context>"}], 1),
+        gemini("u2", "user", [{"text": "why is the build red?\n--- /tmp/p/x.ts ---\nfile text"}], 2,
+               displayContent=[{"text": "why is the build red? @x.ts"}]),
+        gemini("g1", "gemini", "", 3, thoughts=[{"subject": "Looking", "description": "at the tests"}]),
+        gemini("g1", "gemini", "I'll run the tests.", 4),  # written again as it grows
+        gemini("g1", "gemini", "I'll run the tests.", 5, toolCalls=[call]),
+        gemini("g2", "gemini", [{"text": "A snapshot was stale;", "thought": False}, {"text": "I updated it."}], 6),
+        gemini("i1", "info", "Request cancelled.", 7),
+        gemini("u3", "user", "and the lint?", 8),
+        gemini("g3", "gemini", "Lint is clean.", 9),
+        {"$rewindTo": "u3"},  # the user rewound: u3 and g3 are gone
+        {"$set": {"lastUpdated": "2026-01-16T18:35:00.000Z"}},
+        gemini("u4", "user", "and the docs?", 10),
+        "{cut",
+        {"timestamp": "2026-01-16T18:34:11.000Z", "type": "user"},  # no id
+    ]  # fmt: skip
+
+
+def test_gemini_recording_keeps_the_last_version_of_each_message(tmp_path: Path) -> None:
+    path = write(tmp_path, "session-2026-01-16T18-34-24e7203e.jsonl", gemini_recording())
+    assert detect_format(path) == "gemini"
+    records = list(read_records(path))
+    assert [(r.position, r.fields["speaker"], r.fields["text"], r.kind) for r in good(records)] == [
+        ("line 3", "user", "why is the build red? @x.ts", None),  # what the user typed, not the file
+        ("line 6", "assistant", "I'll run the tests.", "narration"),
+        ("line 7", "assistant", "A snapshot was stale;\n\nI updated it.", None),
+        ("line 13", "user", "and the docs?", None),
+    ]
+    assert good(records)[0].fields == {
+        "id": "u2",
+        "timestamp": "2026-01-16T18:34:02.000Z",
+        "speaker": "user",
+        "text": "why is the build red? @x.ts",
+        "session": GEMINI_SESSION,
+        "source": "gemini",
+    }
+    assert skipped(records) == {
+        "line 1": "session_meta",
+        "line 2": "harness",
+        "line 4": "superseded",
+        "line 5": "superseded",
+        "line 8": "info",
+        "line 9": "branch",
+        "line 10": "branch",
+        "line 11": "rewind",
+        "line 12": "metadata",
+    }
+    assert [position for position, _ in bad(records)] == ["line 14", "line 15"]
+    assert len(records) == 15  # every line accounted for once
+
+
+def test_gemini_older_recording_is_one_document(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    document = {**lines[0], "lastUpdated": "2026-01-16T18:35:00.000Z",  # type: ignore[dict-item]
+                "messages": [lines[2], lines[5], gemini("m", "gemini", "Done.", 9), "not a message"]}  # fmt: skip
+    path = write_json(tmp_path, "session-2026-01-16T18-34-24e7203e.json", document)
+    assert detect_format(path) == "gemini"
+    records = list(read_records(path))
+    assert [(r.position, r.fields["text"], r.kind) for r in good(records)] == [
+        ("message 1", "why is the build red? @x.ts", None),
+        ("message 2", "I'll run the tests.", "narration"),
+        ("message 3", "Done.", None),
+    ]
+    assert bad(records) == [("message 4", "expected a message object, got string")]
+    cut = tmp_path / "cut.json"
+    cut.write_text(path.read_text()[:-40])
+    assert bad(list(read_records(cut, "gemini"))) == [("file", bad(list(read_records(cut, "gemini")))[0][1])]
+
+
+def test_gemini_checkpoint_replaces_the_messages(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    checkpoint = {"$set": {"messages": [lines[2], gemini("g9", "gemini", "Summary so far.", 20)]}}
+    path = write(tmp_path, "session.jsonl", [*lines[:7], checkpoint])
+    records = list(read_records(path, "gemini"))
+    assert [(r.position, r.fields["text"]) for r in good(records)] == [
+        ("line 8, message 1", "why is the build red? @x.ts"),
+        ("line 8, message 2", "Summary so far."),
+    ]
+    assert skipped(records)["line 3"] == "superseded" and skipped(records)["line 8"] == "metadata"
+
+
+def test_a_gemini_subagent_recording_keeps_nothing(tmp_path: Path) -> None:
+    lines = gemini_recording()
+    path = write(tmp_path, "subagent.jsonl", [{**lines[0], "kind": "subagent"}, *lines[1:8]])  # type: ignore[dict-item]
+    records = list(read_records(path))
+    assert not good(records)
+    assert sorted(skipped(records).values()).count("sidechain") == 5  # u1, u2, g1, g2, i1
+
+
+def test_a_gemini_line_is_not_taken_for_claude_code(tmp_path: Path) -> None:
+    header = gemini_recording()[0]
+    assert detect_format(write(tmp_path, "only-header.jsonl", [header])) == "gemini"
+    assert detect_format(write(tmp_path, "claude.jsonl", [{"sessionId": "s", "type": "summary"}])) == "claude-code"
+
+
+def test_reimporting_a_gemini_recording_adds_nothing(vault: Vault, tmp_path: Path) -> None:
+    path = write(tmp_path, "session.jsonl", gemini_recording())
+    first = import_file(vault, path)
+    second = import_file(vault, path)
+    assert first.added == 4 and second.added == 0 and second.existing == 4
+    assert first.evidence == {"narration": 1} and first.skipped["superseded"] == 2
+    run = memtree("--vault", str(vault.root), "import", str(path), "--json")
+    assert run.code == 6 and run.json()["already_stored"] == 4 and run.json()["format"] == "gemini"
+
+
+def test_a_large_gemini_recording_is_detected_from_its_first_bytes(tmp_path: Path) -> None:
+    header = gemini_recording()[0]
+    messages = [gemini(f"m{n}", "user" if n % 2 else "gemini", f"message {n} " * 20, n % 60) for n in range(1000)]
+    older = write_json(tmp_path, "session.json", {**header, "messages": messages}, indent=None)  # type: ignore[dict-item]
+    lines = write(tmp_path, "session.jsonl", [header, *messages])
+    assert older.stat().st_size > 128 * 1024 and lines.stat().st_size > 128 * 1024
+    assert detect_format(older) == "gemini" and detect_format(lines) == "gemini"
+    assert len(good(read_records(older))) == len(good(read_records(lines))) == 1000

@@ -22,6 +22,7 @@ Formats:
 - claude-ai: conversations.json from a Claude.ai data export (chat_messages per conversation).
 - openai: an OpenAI chat-messages list ({"role", "content"}), as an array, under "messages",
   or one {"messages": [...]} conversation per line.
+- gemini: a Gemini CLI chat recording, ~/.gemini/tmp/<project>/chats/session-*.jsonl (or .json).
 
 Every record the file holds comes out as one item: an ImportRecord, a BadRecord, or a Skipped
 with its reason (a tool call, thinking, a subagent's message...), so an import can account
@@ -50,6 +51,7 @@ from .common import (
     _no_progress,
 )
 from .detect import _check_file, detect_format
+from .gemini import _read_gemini
 from .jsonl import _read_jsonl
 from .locomo import _read_locomo
 from .openai import _read_openai
@@ -80,6 +82,7 @@ _READERS: dict[str, Callable[[Path, Progress], Iterator[Item]]] = {
     "codex": _read_codex,
     "claude-ai": _read_claude_ai,
     "openai": _read_openai,
+    "gemini": _read_gemini,
 }
 
 __all__ = [

@@ -9,39 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from ..model import valid_id
-from .common import BadRecord, ImportRecord, Item, Progress, Skipped, _kind, _load_document, _Malformed
+from .common import BadRecord, ImportRecord, Item, Progress, Skipped, _kind, _Malformed, _read_conversations
 
 # --- chatgpt: conversations.json ----------------------------------------------------------
 
 
 def _read_chatgpt(path: Path, progress: Progress) -> Iterator[Item]:
-    try:
-        document = _load_document(path)
-    except _Malformed as error:
-        yield BadRecord("file", str(error))
-        return
-    if isinstance(document, dict) and "mapping" in document:
-        document = [document]  # one conversation saved on its own
-    if not isinstance(document, list):
-        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
-        return
-    progress(0, len(document))
-    for number, conversation in enumerate(document, start=1):
-        yield from _chatgpt_conversation(f"conversation {number}", conversation)
-        progress(number, len(document))
+    return _read_conversations(path, progress, "mapping", dict, _chatgpt_conversation)
 
 
-def _chatgpt_conversation(where: str, conversation: Any) -> Iterator[Item]:
-    if not isinstance(conversation, dict):
-        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
-        return
-    mapping = conversation.get("mapping")
-    if not isinstance(mapping, dict):
-        yield BadRecord(
-            where,
-            "missing 'mapping'" if mapping is None else f"'mapping' must be an object, got {_kind(mapping)}",
-        )
-        return
+def _chatgpt_conversation(where: str, conversation: dict[str, Any], mapping: dict[str, Any]) -> Iterator[Item]:
     session = next(
         (value for key in ("conversation_id", "id") if isinstance(value := conversation.get(key), str) and value),
         None,
@@ -137,9 +114,9 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
     parts = content.get("parts") if isinstance(content, dict) else None
     if not isinstance(parts, list):
         return "empty"
-    text = _without_citations("\n".join(part for part in parts if isinstance(part, str) and part.strip())).strip()
+    text = _without_citations("\n".join(_part_texts(parts))).strip()
     if not text:
-        return "empty"
+        return "image" if any(_part_type(part) == "image_asset_pointer" for part in parts) else "empty"
     timestamp = _epoch_iso(message.get("create_time"), "create_time")
     if timestamp is None:
         timestamp = _epoch_iso(fallback_time, "conversation create_time")
@@ -157,6 +134,23 @@ def _chatgpt_fields(message: Any, node_id: str, session: str | None, fallback_ti
         fields["session"] = session
     fields["source"] = "chatgpt"
     return fields
+
+
+def _part_texts(parts: list[Any]) -> list[str]:
+    """A message's text parts: strings, and what was said aloud in a voice conversation (an
+    `audio_transcription` part beside the audio itself, on both sides)."""
+    texts = []
+    for part in parts:
+        if _part_type(part) == "audio_transcription" and isinstance(part.get("text"), str):
+            part = part["text"]
+        if isinstance(part, str) and part.strip():
+            texts.append(part)
+    return texts
+
+
+def _part_type(part: Any) -> str | None:
+    kind = part.get("content_type") if isinstance(part, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 # ChatGPT's citation markers: "\ue200cite\ue202turn0search4\ue201" (private-use delimiters around

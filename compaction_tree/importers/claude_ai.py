@@ -14,9 +14,9 @@ from .common import (
     Progress,
     Skipped,
     _kind,
-    _load_document,
     _Malformed,
     _optional_str,
+    _read_conversations,
     _required_str,
 )
 
@@ -24,30 +24,10 @@ from .common import (
 
 
 def _read_claude_ai(path: Path, progress: Progress) -> Iterator[Item]:
-    try:
-        document = _load_document(path)
-    except _Malformed as error:
-        yield BadRecord("file", str(error))
-        return
-    if isinstance(document, dict) and "chat_messages" in document:
-        document = [document]  # one conversation saved on its own
-    if not isinstance(document, list):
-        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
-        return
-    progress(0, len(document))
-    for number, conversation in enumerate(document, start=1):
-        yield from _claude_ai_conversation(f"conversation {number}", conversation)
-        progress(number, len(document))
+    return _read_conversations(path, progress, "chat_messages", list, _claude_ai_conversation)
 
 
-def _claude_ai_conversation(where: str, conversation: Any) -> Iterator[Item]:
-    if not isinstance(conversation, dict):
-        yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
-        return
-    messages = conversation.get("chat_messages")
-    if not isinstance(messages, list):
-        yield BadRecord(where, "missing 'chat_messages'" if messages is None else "'chat_messages' must be an array")
-        return
+def _claude_ai_conversation(where: str, conversation: dict[str, Any], messages: list[Any]) -> Iterator[Item]:
     session = conversation.get("uuid")
     session = session if isinstance(session, str) and session else None
     branch = _claude_ai_branch(messages)

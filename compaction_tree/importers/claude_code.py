@@ -49,10 +49,20 @@ _HARNESS_PREFIXES = (
     "<system-reminder",
 )
 _OUTPUT_TAGS = ("bash-stdout", "bash-stderr", "local-command-stdout", "local-command-stderr")
+NO_OUTPUT = "(no content)"  # what Claude Code writes in an output tag when a command printed nothing
+
+
+# A slash command typed alone ("/clear", "/init"): a request only if the model then acts on it.
+# Claude Code runs its local commands (/clear, /exit, /login, /model, /compact...) itself and the
+# next line is their output or the user's next prompt; a prompt command (/init, /review, a custom
+# one) is expanded into a hidden prompt the model answers. Told apart by what follows, so no list
+# of command names has to follow Claude Code's.
+COMMAND = "command"
 
 
 def _read_claude_code(path: Path, progress: Progress) -> Iterator[Item]:
     turn = _Turn()
+    command: ImportRecord | None = None  # a bare slash command, until the next event says what it was
     for item in _json_lines(path, progress):
         if isinstance(item, BadRecord):
             yield from turn.take(item, "")
@@ -62,7 +72,18 @@ def _read_claude_code(path: Path, progress: Progress) -> Iterator[Item]:
             record, event = _claude_line(position, value)
         except _Malformed as error:
             record, event = BadRecord(position, str(error)), ""
+        if command is not None and event in (ANSWER, TOOL):
+            yield from turn.take(command, PROMPT)  # the model took it up: the user asked for this
+            command = None
+        elif command is not None and event in (PROMPT, COMMAND):
+            yield Skipped(command.position, "local_command")
+            command = None
+        if event == COMMAND:
+            command = record if isinstance(record, ImportRecord) else None
+            continue
         yield from turn.take(record, event)
+    if command is not None:
+        yield Skipped(command.position, "local_command")
     yield from turn.flush()
 
 
@@ -126,19 +147,22 @@ def _claude_user(position: str, value: dict[str, Any], blocks: list[tuple[str, s
         if any(kind == "tool_result" for kind, _ in blocks):
             return Skipped(position, "tool_result"), ""
         return Skipped(position, "image" if any(kind == "image" for kind, _ in blocks) else "empty"), PROMPT
-    words, outputs, reasons = _user_words(texts)
+    words, outputs, reasons, bare = _user_words(texts)
     if words:
-        return ImportRecord(position, _claude_fields(value, "user", "\n\n".join(words))), PROMPT
+        record = ImportRecord(position, _claude_fields(value, "user", "\n\n".join(words)))
+        return record, COMMAND if words == bare else PROMPT
     if outputs:  # a shell command's output: what the next answer builds on, kept to be recalled
         record = ImportRecord(position, _claude_fields(value, "user", "\n\n".join(outputs)))
         return _as_evidence(record, "command_output"), PROMPT
     return Skipped(position, min(reasons) if reasons else "empty"), PROMPT
 
 
-def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str]]:
+def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str], list[str]]:
     """What the user said (typed text, a slash command with its arguments, a shell command they
-    ran), what their shell commands printed, and why the rest was left out."""
+    ran), what their shell commands printed, why the rest was left out, and which of the words
+    are slash commands typed without arguments."""
     words: list[str] = []
+    bare: list[str] = []
     outputs: list[str] = []
     reasons: set[str] = set()
     for raw in texts:
@@ -151,10 +175,12 @@ def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str]]:
         shell = _tag_text(text, "bash-input") if text.startswith("<bash-input") else None
         if command:
             words.append(command)
+            if _tag_text(text, "command-args") in (None, "") and len(command.split()) == 1:
+                bare.append(command)
         elif shell:
             words.append(f"! {shell}")
         elif text.startswith(tuple(f"<{tag}" for tag in _OUTPUT_TAGS)):
-            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag))]
+            printed = [found for tag in _OUTPUT_TAGS if (found := _tag_text(text, tag)) not in ("", None, NO_OUTPUT)]
             if printed:
                 outputs.append("\n".join(printed))
             else:
@@ -165,7 +191,7 @@ def _user_words(texts: list[str]) -> tuple[list[str], list[str], set[str]]:
             reasons.add("harness")
         else:
             words.append(text)
-    return words, outputs, reasons
+    return words, outputs, reasons, bare
 
 
 def _command_words(text: str) -> str | None:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai", "openai")
-FORMAT_HINT = "pass --format jsonl|claude-code|codex|chatgpt|claude-ai|openai|locomo"
+FORMATS: tuple[str, ...] = ("jsonl", "claude-code", "chatgpt", "locomo", "codex", "claude-ai", "openai", "gemini")
+FORMAT_HINT = "pass --format jsonl|claude-code|codex|gemini|chatgpt|claude-ai|openai|locomo"
 SNIFF_BYTES = 64 * 1024  # a LoCoMo file opens with its qa list: its own keys come later
 SNIFF_LINES = 20
 PROGRESS_EVERY = 1000  # lines, for the line formats
@@ -155,6 +155,42 @@ def _load_document(path: Path) -> Any:
     if not raw.strip():
         raise _Malformed("empty file")
     return _parse_json(_decode(raw), whole_file=True)
+
+
+def _read_conversations(
+    path: Path,
+    progress: Progress,
+    key: str,
+    shape: type,
+    read_one: Callable[[str, dict[str, Any], Any], Iterator[Item]],
+) -> Iterator[Item]:
+    """A whole-file export of conversations (ChatGPT's, Claude.ai's): a list of them, or one saved
+    alone (an object with its `key`). Each must be an object whose `key` holds a `shape` (dict or
+    list); `read_one(position, conversation, that value)` reads it."""
+    try:
+        document = _load_document(path)
+    except _Malformed as error:
+        yield BadRecord("file", str(error))
+        return
+    if isinstance(document, dict) and key in document:
+        document = [document]
+    if not isinstance(document, list):
+        yield BadRecord("file", f"expected a JSON array of conversations, got {_kind(document)}")
+        return
+    progress(0, len(document))
+    for number, conversation in enumerate(document, start=1):
+        where = f"conversation {number}"
+        value = conversation.get(key) if isinstance(conversation, dict) else None
+        if not isinstance(conversation, dict):
+            yield BadRecord(where, f"expected an object, got {_kind(conversation)}")
+        elif not isinstance(value, shape):
+            wanted = "an object" if shape is dict else "an array"
+            yield BadRecord(
+                where, f"missing '{key}'" if value is None else f"'{key}' must be {wanted}, got {_kind(value)}"
+            )
+        else:
+            yield from read_one(where, conversation, value)
+        progress(number, len(document))
 
 
 # --- shared: turns, narration, injected blocks --------------------------------------------

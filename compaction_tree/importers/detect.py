@@ -40,8 +40,8 @@ def detect_format(path: Path) -> str:
         candidates = " or ".join(sorted(kinds))
         raise InvalidInputError(f"cannot tell the format of {path}: it could be {candidates}", hint=FORMAT_HINT)
     raise InvalidInputError(
-        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, a Codex "
-        "rollout, a ChatGPT or Claude.ai conversations.json, an OpenAI messages list or a LoCoMo file",
+        f"cannot tell the format of {path}: not memtree JSONL, a Claude Code transcript, a Codex rollout, a "
+        "Gemini CLI chat, a ChatGPT or Claude.ai conversations.json, an OpenAI messages list or a LoCoMo file",
         hint=FORMAT_HINT,
     )
 
@@ -78,6 +78,8 @@ def _value_kinds(value: Any) -> set[str]:
         return set()
     kinds = set()
     kind = value.get("type")
+    if _looks_like_gemini(value):
+        return {"gemini"}
     if (
         "sessionId" in value
         or (kind in ("user", "assistant") and isinstance(value.get("message"), dict))
@@ -97,6 +99,16 @@ def _value_kinds(value: Any) -> set[str]:
     if isinstance(value.get("messages"), list) and not kinds:
         kinds.add("openai")
     return kinds
+
+
+def _looks_like_gemini(value: dict[str, Any]) -> bool:
+    """A Gemini CLI recording's metadata (it has a sessionId, as Claude Code's lines do, but a
+    projectHash too), a message of the model's, or a rewind or metadata update line."""
+    if "projectHash" in value and "sessionId" in value:
+        return True
+    if value.get("type") == "gemini" and "id" in value and "content" in value:
+        return True
+    return "$rewindTo" in value or isinstance(value.get("$set"), dict)
 
 
 def _looks_like_locomo(sample: dict[str, Any]) -> bool:
@@ -133,6 +145,8 @@ def _document_kinds(head: str, complete: bool) -> set[str]:
         except (ValueError, RecursionError):
             pass
     keys = set(_KEY.findall(head))
+    if {"sessionId", "projectHash"} <= keys:
+        return {"gemini"}
     kinds = set()
     if "mapping" in keys:
         kinds.add("chatgpt")
