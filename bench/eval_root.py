@@ -49,6 +49,17 @@ def score(root: str, probes: list[mb.Probe]) -> tuple[int, float, float]:
     return len(present), sum(present) / max(1, len(present)), sum(absent) / max(1, len(absent))
 
 
+def by_conversation(root: str, probes: list[mb.Probe], locomo: list[mb.Conversation]) -> dict[str, float]:
+    """Shown share of each conversation's own present probes (tune on one, report the other untuned)."""
+    text = mb.normalize(root)
+    shares = {}
+    for conv in locomo:
+        own = mb.topic_candidates(conv)
+        hits = [mb.mentions(text, p.topic) for p in probes if p.label == "present" and p.topic in own]
+        shares[conv.key] = sum(hits) / max(1, len(hits))
+    return shares
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
@@ -74,14 +85,22 @@ def main() -> None:
         vault, _ = build(memory, work)
         with Index(vault) as index:
             index.sync()
-            root = root_text(vault, index)
+            root = root_text(vault, index, ())
         shown, fps, n = [], [], 0
+        split: dict[str, list[float]] = {c.key: [] for c in locomo}
         for seed in range(args.seeds):
-            n, s, f = score(root, probes_for(locomo, noise, 13 + seed))
+            probes = probes_for(locomo, noise, 13 + seed)
+            n, s, f = score(root, probes)
             shown.append(s)
             fps.append(f)
+            for key, share in by_conversation(root, probes, locomo).items():
+                split[key].append(share)
         tokens = sum(count(c.text) for c in memory.chunks)
-        print(f"{name:28} {tokens:8,} {n:7} {sum(shown) / len(shown):6.3f} {sum(fps) / len(fps):6.3f} {count(root):8}")
+        per_conv = "  ".join(f"{key} {sum(v) / len(v):.3f}" for key, v in split.items()) if len(locomo) > 1 else ""
+        print(
+            f"{name:28} {tokens:8,} {n:7} {sum(shown) / len(shown):6.3f} {sum(fps) / len(fps):6.3f} "
+            f"{count(root):8}  {per_conv}"
+        )
         if args.show:
             print("\n".join(line for line in root.splitlines() if line.startswith("- ") or len(line) > 200))
 

@@ -247,6 +247,54 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     return [(key, display_name(surfaces[key]), df[key]) for key in chosen]
 
 
+@dataclass
+class Tally:
+    """One topic across a whole memory: how it is written, what kind of candidate it is, and the days
+    it comes up on (day -> chunks mentioning it)."""
+
+    key: str
+    surfaces: Counter[str]
+    kind: str
+    days: Counter[str]
+
+    @property
+    def chunks(self) -> int:
+        return sum(self.days.values())
+
+    @property
+    def name(self) -> str:
+        return display_name(self.surfaces)
+
+
+def tally(dated: Iterable[tuple[str, Sequence[Candidate]]]) -> dict[str, Tally]:
+    """Every candidate of (day, candidates of one chunk) pairs, by key. A key is the strongest kind it
+    was seen as, except that a capital only ever seen opening a sentence while the word is also
+    written in lower case is a word ("Request ..." and "the request")."""
+    found: dict[str, Tally] = {}
+    lowercase: set[str] = set()
+    for day, chunk in dated:
+        for c in chunk:
+            t = found.get(c.key)
+            if t is None:
+                t = found[c.key] = Tally(c.key, Counter(), c.kind, Counter())
+            elif _KIND_WEIGHT[c.kind] > _KIND_WEIGHT[t.kind]:
+                t.kind = c.kind
+            t.surfaces[c.surface] += 1
+            t.days[day] += 1
+            if c.kind in ("word", "pair") and c.surface.islower():
+                lowercase.add(c.key)
+    for key in lowercase:
+        t = found[key]
+        if t.kind == "initial":
+            t.kind = "word"
+            t.surfaces = Counter({s: n for s, n in t.surfaces.items() if s.islower()})
+    return found
+
+
+def kind_weight(kind: str) -> float:
+    return _KIND_WEIGHT.get(kind, 1.0)
+
+
 def display_name(surfaces: Mapping[str, int]) -> str:
     """The most used spelling; ties go to the alphabetically first, for determinism."""
     return sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
