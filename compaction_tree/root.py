@@ -397,7 +397,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     room = budget - fixed
     facts = _fit(list(inputs.facts), int(budget * SHARE_FACTS), count)
     about = period_about(topics, inputs.tallies or {}, aliases, inputs.active_days, langs)
-    timeline = _fit(_timeline(cover, about), int(budget * SHARE_TIMELINE), count)
+    timeline = _fit(_timeline(cover, about, chunk_count), int(budget * SHARE_TIMELINE), count)
     room -= sum(count(line + "\n") for line in facts + timeline) + (8 if facts else 0) + (8 if timeline else 0)
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
@@ -506,25 +506,26 @@ def period_about(
     aliases: Mapping[str, str],
     active_days: int,
     langs: tuple[str, ...],
-) -> Callable[[str, str], list[str]]:
-    """(first day, last day) -> the topics that period was about, against the rest of memory: mentioned
-    in it, and mostly in it (a name of every month says nothing about this one)."""
+) -> Callable[[str, str, float], list[str]]:
+    """(first day, last day, its share of all chunks) -> the topics that period was about, against the rest
+    of memory: said in it more than its share of memory would give (a name of every month says nothing
+    about this one), the most distinctive first."""
     by_key = {aliases.get(t.key, t.key): t for t in tallies.values()}
     counted = [(info, by_key[key]) for key, info in topics.items() if key in by_key]
 
-    def about(start: str, end: str) -> list[str]:
+    def about(start: str, end: str, period_share: float) -> list[str]:
         scored = []
         for info, t in counted:
             inside = sum(n for day, n in t.days.items() if start <= day <= end)
-            if inside:
-                share = inside / t.chunks
+            share = inside / t.chunks
+            if inside and share > period_share:
                 scored.append((-weight(info, active_days, langs, lead=False) * inside * share, info.key, info.name))
         return [name for _, _, name in sorted(scored)[:PERIOD_TOPICS]]
 
     return about
 
 
-def _timeline(cover: Cover, about: Callable[[str, str], list[str]] | None = None) -> list[str]:
+def _timeline(cover: Cover, about: Callable[[str, str, float], list[str]] | None = None, chunks: int = 0) -> list[str]:
     """Newest first: what each stretch of memory was about."""
     lines: list[tuple[str, str]] = []
     for day, rows in cover.raw_days.items():
@@ -536,7 +537,7 @@ def _timeline(cover: Cover, about: Callable[[str, str], list[str]] | None = None
     for summary in cover.summaries:
         overview = summary.draft.overview[0].text if summary.draft.overview else f"{summary.chunks} chunks"
         counted = _COUNTED_ABOUT.match(overview)
-        names = about(summary.start, summary.end) if about and counted else []
+        names = about(summary.start, summary.end, summary.chunks / max(1, chunks)) if about and counted else []
         if counted and names:  # the extractive overview's topics are each day's loudest; say what set it apart
             overview = f"{counted.group(1)}; about {', '.join(names)}."
         lines.append((summary.end, f"- {_link(summary.path)}: {one_line(overview)}"))
