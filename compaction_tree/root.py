@@ -24,6 +24,7 @@ from .periods import parse_period
 from .summary import Summary
 from .text import inert, prose_share, sentences, word_forms
 from .tokens import counter_for, tokenizer_name
+from .topic_cache import cached_tallies
 from .topics import (
     Tally,
     aliases_of,
@@ -33,7 +34,6 @@ from .topics import (
     phrase_query,
     phrases_for,
     rank_topics,
-    tally,
     topic_key,
 )
 from .vault import Vault
@@ -106,6 +106,7 @@ def collect_topics(
     aliases: Mapping[str, str],
     tallies: Mapping[str, Tally] | None = None,
     summary_days: frozenset[str] = frozenset(),
+    rejected: frozenset[str] = frozenset(),
 ) -> dict[str, TopicInfo]:
     topics: dict[str, TopicInfo] = {}
 
@@ -150,7 +151,7 @@ def collect_topics(
         links = [*reversed(raw_links.get(key, [])), *(p for _, _, p in found)]
         info.links = list(dict.fromkeys(links))[:1]
     if tallies is not None:
-        add_tallies(topics, tallies, aliases, summary_days)
+        add_tallies(topics, tallies, rejected, aliases, summary_days)
     return topics
 
 
@@ -187,20 +188,50 @@ def _is_name(t: Tally | None) -> bool:
 
 
 def add_tallies(
-    topics: dict[str, TopicInfo], tallies: Mapping[str, Tally], aliases: Mapping[str, str], summary_days: frozenset[str]
+    topics: dict[str, TopicInfo],
+    tallies: Mapping[str, Tally],
+    rejected: frozenset[str],
+    aliases: Mapping[str, str],
+    summary_days: frozenset[str],
 ) -> None:
     """Every topic counted in every chunk (exact mentions, days, kind): the summaries keep only each day's
-    strongest, which a busy day with many conversations crowds out."""
+    strongest, which a busy day with many conversations crowds out. What the floor rejected, the
+    summaries' topics do not bring back."""
+    for key in rejected:
+        topics.pop(aliases.get(key, key), None)
     for t in tallies.values():
         key = aliases.get(t.key, t.key)
-        if key in ROLES or not worth_naming(t, tallies):
-            topics.pop(key, None)  # what the floor rejects, the summaries' topics do not bring back
+        if key in ROLES:
             continue
         info = topics.setdefault(key, TopicInfo(key))
         info.names = Counter(t.surfaces)
         info.count, info.days, info.kind = t.chunks, len(t.days), t.kind
         info.first, info.last = min(t.days), max(t.days)
         info.links = [f"daily/{info.last}.md" if info.last in summary_days else f"raw/{info.last.replace('-', '/')}"]
+
+
+def keep_for_root(
+    tallies: dict[str, Tally], summary_keys: frozenset[str], active_days: int, langs: tuple[str, ...], budget: int
+) -> tuple[dict[str, Tally], frozenset[str]]:
+    """The topics ROOT.md can name at all: those over the floor, and of them the strongest by either
+    ranking (a name costs two tokens or more, so a budget of B tokens names fewer than B); and the
+    summaries' topics the floor rejects."""
+    named = {k: t for k, t in tallies.items() if worth_naming(t, tallies)}
+    rejected = frozenset(k for k in summary_keys if k in tallies and k not in named)
+    infos = {k: _info(t) for k, t in named.items()}
+    room = max(KEPT_MIN, budget)
+    kept: set[str] = set()
+    for lead in (True, False):
+        ranked = sorted(infos, key=lambda k: (-weight(infos[k], active_days, langs, lead), k))
+        kept.update(ranked[:room])
+    return {k: named[k] for k in sorted(kept)}, rejected
+
+
+KEPT_MIN = 2000
+
+
+def _info(t: Tally) -> TopicInfo:
+    return TopicInfo(t.key, Counter(t.surfaces), t.chunks, min(t.days), max(t.days), days=len(t.days), kind=t.kind)
 
 
 FULL_ENTRIES = 10  # active topics that get a gist when the budget allows
@@ -243,13 +274,11 @@ def vault_languages(cover: Cover) -> tuple[str, ...]:
 
 def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
     """A single word inside a kept phrase adds little unless it is much more frequent ("token" in "access token")."""
-    phrases = [t for t in topics.values() if " " in t.key]
-    kept = []
-    for t in topics.values():
-        if " " not in t.key and any(t.key in p.key.split() and p.count * 3 >= t.count for p in phrases):
-            continue
-        kept.append(t)
-    return kept
+    most: dict[str, int] = {}  # word -> mentions of the most mentioned phrase holding it
+    for p in topics.values():
+        for word in set(p.key.split()) if " " in p.key else ():
+            most[word] = max(most.get(word, 0), p.count)
+    return [t for t in topics.values() if " " in t.key or most.get(t.key, 0) * 3 < t.count]
 
 
 def remeasure(
@@ -344,7 +373,8 @@ class RootInputs:
     measure: Callable[[str], Mentions | None] | None = None
     summary_days: frozenset[str] = frozenset()  # days that have a daily summary (for links)
     active_days: int = 0  # days with chunks
-    tallies: Mapping[str, Tally] | None = None  # every chunk's topic candidates, by key
+    tallies: Mapping[str, Tally] | None = None  # the topics of every chunk ROOT.md may name (keep_for_root)
+    rejected: frozenset[str] = frozenset()  # summary topics below the floor
 
 
 def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mapping[str, str]) -> str:
@@ -353,7 +383,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     rows = inputs.rows
     cover = finest_cover(inputs.summaries, rows)
     first, last, chunk_count = inputs.first, inputs.last, inputs.chunks
-    topics = collect_topics(cover, inputs.summaries, aliases, inputs.tallies, inputs.summary_days)
+    topics = collect_topics(cover, inputs.summaries, aliases, inputs.tallies, inputs.summary_days, inputs.rejected)
     if inputs.measure is not None:
         remeasure(topics, inputs.measure, inputs.summary_days, cover)
     langs = vault_languages(cover)
@@ -430,7 +460,9 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     for t in [t for t in active if t.gist][:FULL_ENTRIES]:  # a topic with nothing to say takes no gist's place
         upgrade(t, "full")
     for t in order:
-        if tiers[t.key] == "drop" and sum(1 for v in tiers.values() if v in ("full", "line")) < MAX_LINES:
+        if sum(1 for v in tiers.values() if v in ("full", "line")) >= MAX_LINES:
+            break
+        if tiers[t.key] == "drop":
             upgrade(t, "line")
     # a name's place does not depend on its date
     by_weight = sorted(order, key=lambda t: (-tail_weights[t.key], -t.count, t.key))  # ties: the more said first
@@ -605,9 +637,18 @@ def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: 
         return index.phrase_stats(phrase_query(phrases)) if phrases else None
 
     daily = frozenset(s.period for s in summaries if s.level == "daily")
-    tallies = tally((r.day, candidates(r.text, r.topics)) for r in index.chunks())
+    active_days = index.day_count()
+    langs = vault_languages(finest_cover(summaries, rows))
+    summary_keys = frozenset(topic_key(t.name) for s in summaries for t in s.draft.topics)
+    budget = config.budgets.root
+    tallies, rejected = cached_tallies(
+        vault,
+        index,
+        lambda found: keep_for_root(found, summary_keys, active_days, langs, budget),
+        salt=sha256_hex(canonical_json([budget, list(langs), sorted(summary_keys)])),
+    )
     return RootInputs(
-        summaries, rows, count, first, last, facts, fingerprint, measure, daily, index.day_count(), tallies
+        summaries, rows, count, first, last, facts, fingerprint, measure, daily, active_days, tallies, rejected
     )
 
 

@@ -270,19 +270,23 @@ def tally(dated: Iterable[tuple[str, Sequence[Candidate]]]) -> dict[str, Tally]:
     """Every candidate of (day, candidates of one chunk) pairs, by key. A key is the strongest kind it
     was seen as, except that a capital only ever seen opening a sentence while the word is also
     written in lower case is a word ("Request ..." and "the request")."""
+    return tally_counts((day, c.key, c.surface, c.kind, 1) for day, chunk in dated for c in chunk)
+
+
+def tally_counts(counts: Iterable[tuple[str, str, str, str, int]]) -> dict[str, Tally]:
+    """tally() from (day, key, surface, kind, chunks) counts."""
     found: dict[str, Tally] = {}
     lowercase: set[str] = set()
-    for day, chunk in dated:
-        for c in chunk:
-            t = found.get(c.key)
-            if t is None:
-                t = found[c.key] = Tally(c.key, Counter(), c.kind, Counter())
-            elif _KIND_WEIGHT[c.kind] > _KIND_WEIGHT[t.kind]:
-                t.kind = c.kind
-            t.surfaces[c.surface] += 1
-            t.days[day] += 1
-            if c.kind in ("word", "pair") and c.surface.islower():
-                lowercase.add(c.key)
+    for day, key, surface, kind, n in counts:
+        t = found.get(key)
+        if t is None:
+            t = found[key] = Tally(key, Counter(), kind, Counter())
+        elif _KIND_WEIGHT[kind] > _KIND_WEIGHT[t.kind]:
+            t.kind = kind
+        t.surfaces[surface] += n
+        t.days[day] += n
+        if kind in ("word", "pair") and surface.islower():
+            lowercase.add(key)
     for key in lowercase:
         t = found[key]
         if t.kind == "initial":

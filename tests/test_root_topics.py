@@ -14,6 +14,7 @@ from compaction_tree.ingest import add
 from compaction_tree.markdown import render_body
 from compaction_tree.root import ROOT_FILE, TopicInfo, weight, worth_naming
 from compaction_tree.summary import Draft, SummarizerIdentity, Summary, TopicStat
+from compaction_tree.topic_cache import BY_DAY, KEPT
 from compaction_tree.topics import Tally, candidates, merge_topics, rank_topics, tally
 from compaction_tree.vault import Vault
 
@@ -151,3 +152,16 @@ def test_a_month_line_names_what_set_the_month_apart(vault: Vault) -> None:
     february = next(line for line in root.splitlines() if "monthly/2026-02" in line and "about" in line)
     about = february.split("about", 1)[1]
     assert "Zanzibar" in about and "Postgres" not in about, february  # every month has Postgres
+
+
+def test_the_topic_tally_cache_changes_nothing_but_time(vault: Vault) -> None:
+    for day in (1, 2, 3):
+        add(vault, f"Day {day}: tuned the Kafka consumer with Marisol.", timestamp=f"2026-04-0{day}T10:00:00Z")
+    memory = Memory(vault)
+    cold = memory.root()
+    assert (vault.root / KEPT).exists() and (vault.root / BY_DAY).exists()
+    assert memory.root() == cold  # read back from the cache
+    (vault.root / KEPT).unlink()
+    assert memory.root() == cold  # rebuilt from the days' tallies
+    add(vault, "Later that day we booked the Zanzibar trip.", timestamp="2026-04-02T15:00:00Z")
+    assert "Zanzibar" in memory.root()  # a changed day is tallied again
