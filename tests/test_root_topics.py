@@ -165,3 +165,17 @@ def test_the_topic_tally_cache_changes_nothing_but_time(vault: Vault) -> None:
     assert memory.root() == cold  # rebuilt from the days' tallies
     add(vault, "Later that day we booked the Zanzibar trip.", timestamp="2026-04-02T15:00:00Z")
     assert "Zanzibar" in memory.root()  # a changed day is tallied again
+
+
+def test_a_topic_root_leaves_out_is_still_known(vault: Vault) -> None:
+    config = (vault.root / "memtree.yaml").read_text().replace("root: 3000", "root: 400")
+    (vault.root / "memtree.yaml").write_text(config)
+    vault = Vault.open(vault.root)
+    for d in range(20):
+        for i in range(5):
+            n = d * 5 + i
+            add(vault, f"Project Topic{n} needs Vendor{n % 30}.", timestamp=f"2026-03-{d + 1:02d}T10:{i:02d}:00Z")
+    memory = Memory(vault)
+    root = memory.root()
+    missing = [f"Topic{n}" for n in range(100) if f"Topic{n}," not in root and f"**Topic{n}**" not in root]
+    assert missing and all(memory.know(name).known for name in missing[:10])
