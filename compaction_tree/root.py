@@ -465,13 +465,15 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
         if tiers[t.key] == "drop":
             upgrade(t, "line")
     # a name's place does not depend on its date
+    order_by_lead = sorted(order, key=lambda t: (-weights[t.key], t.key))
     by_weight = sorted(order, key=lambda t: (-tail_weights[t.key], -t.count, t.key))  # ties: the more said first
     for t in by_weight:
         if tiers[t.key] == "drop":
             upgrade(t, "name")
 
     def sections() -> list[tuple[str, Sequence[str]]]:
-        names = [t for t in by_weight if tiers[t.key] == "name"]
+        # chosen for what stands out, shown most said first: the tail reads from the vault's subjects down
+        names = [t for t in order_by_lead if tiers[t.key] == "name"]
         dropped = sum(1 for t in order if tiers[t.key] == "drop")
         tail = ", ".join(t.name for t in names)
         if dropped:
