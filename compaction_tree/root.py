@@ -9,6 +9,7 @@ never cut in half. No LLM is involved, and nothing about when it was built goes 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -273,12 +274,14 @@ def vault_languages(cover: Cover) -> tuple[str, ...]:
 
 
 def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
-    """A single word inside a kept phrase adds little unless it is much more frequent ("token" in "access token")."""
+    """A single word inside a kept phrase adds little unless it is much more frequent ("token" in "access token"),
+    or a name."""
     most: dict[str, int] = {}  # word -> mentions of the most mentioned phrase holding it
     for p in topics.values():
         for word in set(p.key.split()) if " " in p.key else ():
             most[word] = max(most.get(word, 0), p.count)
-    return [t for t in topics.values() if " " in t.key or most.get(t.key, 0) * 3 < t.count]
+    # a name stays: "Tidepool" is the project, "tidepool staging" one of its parts
+    return [t for t in topics.values() if " " in t.key or t.kind in NAMED or most.get(t.key, 0) * 3 < t.count]
 
 
 def remeasure(
@@ -286,9 +289,12 @@ def remeasure(
     measure: Callable[[str], Mentions | None],
     summary_days: frozenset[str],
     cover: Cover,
+    rank: Callable[[TopicInfo], float] = lambda t: t.count,
 ) -> None:
-    """Exact mentions and dates from the index: summaries only keep each day's strongest topics."""
-    strongest = sorted((t for t in topics.values() if not t.kind), key=lambda t: (-t.count, t.key))[:MEASURED]
+    """Mentions and dates as `know` counts them (any spelling, inside longer names too) for the strongest
+    topics: summaries keep only each day's strongest topics, and a tally counts a candidate only where
+    it stands alone ("Tidepool", not "tidepool-api")."""
+    strongest = sorted(topics.values(), key=lambda t: (-rank(t), t.key))[:MEASURED]
     for info in strongest:
         found = measure(info.name)
         if found is None or found.chunks == 0:
@@ -383,10 +389,11 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     rows = inputs.rows
     cover = finest_cover(inputs.summaries, rows)
     first, last, chunk_count = inputs.first, inputs.last, inputs.chunks
+    langs = vault_languages(cover)
     topics = collect_topics(cover, inputs.summaries, aliases, inputs.tallies, inputs.summary_days, inputs.rejected)
     if inputs.measure is not None:
-        remeasure(topics, inputs.measure, inputs.summary_days, cover)
-    langs = vault_languages(cover)
+        rank = functools.partial(weight, active_days=inputs.active_days, langs=langs)
+        remeasure(topics, inputs.measure, inputs.summary_days, cover, rank)
     attach_gists(topics, inputs.summaries, cover, langs)
 
     as_of = last[:16].replace("T", " ")
