@@ -3,14 +3,15 @@ without distractors, ROOT.md rendered in process by the code under test.
 
 Run (from the project root):
   .venv/bin/python bench/eval_root.py                      # each dev conversation alone, then both
-  .venv/bin/python bench/eval_root.py --noise 14           # both + bench/corpus.py distractors (~150K tokens)
+  .venv/bin/python bench/eval_root.py --noise 14           # both + bench/corpus.py distractors (~125K tokens of them)
   .venv/bin/python bench/eval_root.py --show               # also print the top topics (quotes the data)
 
 Vaults are built once under --work (import + compact by the CLI) and reused: a change to ROOT.md's
 ranking is measured without rebuilding; a change to the summaries' topics needs --rebuild.
 Present probes are short phrases from a conversation's answers and its recurring names; absent ones
 are membench's everyday topics that occur nowhere in the vault (distractors included). shown = the
-share of present probes ROOT.md names, fp = the share of absent ones it names. Never point --data at
+share of present probes ROOT.md names, fp = the share of absent ones it names; a vault of both
+conversations also shows each one's own present probes (tune on conv-26's, report conv-30's untuned). Never point --data at
 LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes no data unless --show.
 """
 
