@@ -11,8 +11,9 @@ ranking is measured without rebuilding; a change to the summaries' topics needs 
 Present probes are short phrases from a conversation's answers and its recurring names; absent ones
 are membench's everyday topics that occur nowhere in the vault (distractors included). shown = the
 share of present probes ROOT.md names, fp = the share of absent ones it names; a vault of both
-conversations also shows each one's own present probes (tune on conv-26's, report conv-30's untuned). Never point --data at
-LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes no data unless --show.
+conversations also shows each one's own present probes (tune on conv-26's, report conv-30's untuned).
+Never point --data at LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes
+no data unless --show.
 """
 
 from __future__ import annotations
