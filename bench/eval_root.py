@@ -3,15 +3,17 @@ without distractors, ROOT.md rendered in process by the code under test.
 
 Run (from the project root):
   .venv/bin/python bench/eval_root.py                      # each dev conversation alone, then both
-  .venv/bin/python bench/eval_root.py --noise 14           # both + bench/corpus.py distractors (~150K tokens)
+  .venv/bin/python bench/eval_root.py --noise 14           # both + bench/corpus.py distractors (~125K tokens of them)
   .venv/bin/python bench/eval_root.py --show               # also print the top topics (quotes the data)
 
 Vaults are built once under --work (import + compact by the CLI) and reused: a change to ROOT.md's
 ranking is measured without rebuilding; a change to the summaries' topics needs --rebuild.
 Present probes are short phrases from a conversation's answers and its recurring names; absent ones
 are membench's everyday topics that occur nowhere in the vault (distractors included). shown = the
-share of present probes ROOT.md names, fp = the share of absent ones it names. Never point --data at
-LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes no data unless --show.
+share of present probes ROOT.md names, fp = the share of absent ones it names; a vault of both
+conversations also shows each one's own present probes (tune on conv-26's, report conv-30's untuned).
+Never point --data at LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output quotes
+no data unless --show.
 """
 
 from __future__ import annotations
@@ -49,6 +51,17 @@ def score(root: str, probes: list[mb.Probe]) -> tuple[int, float, float]:
     return len(present), sum(present) / max(1, len(present)), sum(absent) / max(1, len(absent))
 
 
+def by_conversation(root: str, probes: list[mb.Probe], locomo: list[mb.Conversation]) -> dict[str, float]:
+    """Shown share of each conversation's own present probes (tune on one, report the other untuned)."""
+    text = mb.normalize(root)
+    shares = {}
+    for conv in locomo:
+        own = mb.topic_candidates(conv)
+        hits = [mb.mentions(text, p.topic) for p in probes if p.label == "present" and p.topic in own]
+        shares[conv.key] = sum(hits) / max(1, len(hits))
+    return shares
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
@@ -74,14 +87,22 @@ def main() -> None:
         vault, _ = build(memory, work)
         with Index(vault) as index:
             index.sync()
-            root = root_text(vault, index)
+            root = root_text(vault, index, ())
         shown, fps, n = [], [], 0
+        split: dict[str, list[float]] = {c.key: [] for c in locomo}
         for seed in range(args.seeds):
-            n, s, f = score(root, probes_for(locomo, noise, 13 + seed))
+            probes = probes_for(locomo, noise, 13 + seed)
+            n, s, f = score(root, probes)
             shown.append(s)
             fps.append(f)
+            for key, share in by_conversation(root, probes, locomo).items():
+                split[key].append(share)
         tokens = sum(count(c.text) for c in memory.chunks)
-        print(f"{name:28} {tokens:8,} {n:7} {sum(shown) / len(shown):6.3f} {sum(fps) / len(fps):6.3f} {count(root):8}")
+        per_conv = "  ".join(f"{key} {sum(v) / len(v):.3f}" for key, v in split.items()) if len(locomo) > 1 else ""
+        print(
+            f"{name:28} {tokens:8,} {n:7} {sum(shown) / len(shown):6.3f} {sum(fps) / len(fps):6.3f} "
+            f"{count(root):8}  {per_conv}"
+        )
         if args.show:
             print("\n".join(line for line in root.splitlines() if line.startswith("- ") or len(line) > 200))
 

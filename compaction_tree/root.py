@@ -9,6 +9,7 @@ never cut in half. No LLM is involved, and nothing about when it was built goes 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -24,7 +25,18 @@ from .periods import parse_period
 from .summary import Summary
 from .text import inert, prose_share, sentences, word_forms
 from .tokens import counter_for, tokenizer_name
-from .topics import aliases_of, candidates, display_name, phrase_query, phrases_for, rank_topics, topic_key
+from .topic_cache import cached_tallies
+from .topics import (
+    Tally,
+    aliases_of,
+    candidates,
+    display_name,
+    kind_weight,
+    phrase_query,
+    phrases_for,
+    rank_topics,
+    topic_key,
+)
 from .vault import Vault
 
 ROOT_FILE = "ROOT.md"
@@ -52,6 +64,7 @@ class TopicInfo:
     links: list[str] = field(default_factory=list)  # finest place of the last mention first
     gist: str | None = None
     days: int = 0  # distinct days it was mentioned on (0: not measured)
+    kind: str = ""  # the candidate kind when counted in every chunk ("": from the summaries' figures)
 
     @property
     def name(self) -> str:
@@ -88,7 +101,14 @@ def _link(path: str) -> str:
     return f"[{label}]({path})"
 
 
-def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapping[str, str]) -> dict[str, TopicInfo]:
+def collect_topics(
+    cover: Cover,
+    all_summaries: Sequence[Summary],
+    aliases: Mapping[str, str],
+    tallies: Mapping[str, Tally] | None = None,
+    summary_days: frozenset[str] = frozenset(),
+    rejected: frozenset[str] = frozenset(),
+) -> dict[str, TopicInfo]:
     topics: dict[str, TopicInfo] = {}
 
     def note(name: str, count: int, first: str, last: str) -> TopicInfo | None:
@@ -131,7 +151,88 @@ def collect_topics(cover: Cover, all_summaries: Sequence[Summary], aliases: Mapp
         found = sorted(places.get(key, ()), reverse=True)
         links = [*reversed(raw_links.get(key, [])), *(p for _, _, p in found)]
         info.links = list(dict.fromkeys(links))[:1]
+    if tallies is not None:
+        add_tallies(topics, tallies, rejected, aliases, summary_days)
     return topics
+
+
+def worth_naming(t: Tally, tallies: Mapping[str, Tally]) -> bool:
+    """A quality floor, by structure alone. A name of several words has no one-letter word ("Press CTRL C"),
+    no word twice ("Anke Anke"), is not shouted ("AI ASSISTANT READING") and does not open with a word
+    that stands alone as a sentence opener before a name of its own ("Congrats Gina", "Wrap Django");
+    a pair is no word beside a name."""
+    words = t.name.split()
+    if len(words) < 2:
+        return True
+    if any(len(w) == 1 for w in words) or len({w.casefold() for w in words}) < len(words):
+        return False
+    if t.kind == "pair":  # a word beside a name is no phrase: "checking Fablehouse", "Caroline congrats"
+        mixed = len({w[0].isupper() for w in words}) > 1 and not any(s.islower() for s in t.surfaces)
+        return not (mixed and any(_is_name(tallies.get(topic_key(w))) for w in words if w[0].isupper()))
+    if t.kind == "name":
+        if all(w.isupper() for w in words):
+            return False
+        opener, rest = tallies.get(topic_key(words[0])), tallies.get(topic_key(" ".join(words[1:])))
+        if opener and rest and opener.kind in ("initial", "word") and rest.kind == "name":
+            return False
+        if len(t.days) == 1 and any(n.chunks >= 4 * t.chunks for n in _parts(words, tallies) if _is_name(n)):
+            return False  # a known name beside a date or another name, once: "Jonas Mar", "Monday Priya"
+    return True
+
+
+def _parts(words: Sequence[str], tallies: Mapping[str, Tally]) -> list[Tally]:
+    return [t for w in words if (t := tallies.get(topic_key(w))) is not None]
+
+
+def _is_name(t: Tally | None) -> bool:
+    return t is not None and t.kind in NAMED
+
+
+def add_tallies(
+    topics: dict[str, TopicInfo],
+    tallies: Mapping[str, Tally],
+    rejected: frozenset[str],
+    aliases: Mapping[str, str],
+    summary_days: frozenset[str],
+) -> None:
+    """Every topic counted in every chunk (exact mentions, days, kind): the summaries keep only each day's
+    strongest, which a busy day with many conversations crowds out. What the floor rejected, the
+    summaries' topics do not bring back."""
+    for key in rejected:
+        topics.pop(aliases.get(key, key), None)
+    for t in tallies.values():
+        key = aliases.get(t.key, t.key)
+        if key in ROLES:
+            continue
+        info = topics.setdefault(key, TopicInfo(key))
+        info.names = Counter(t.surfaces)
+        info.count, info.days, info.kind = t.chunks, len(t.days), t.kind
+        info.first, info.last = min(t.days), max(t.days)
+        info.links = [f"daily/{info.last}.md" if info.last in summary_days else f"raw/{info.last.replace('-', '/')}"]
+
+
+def keep_for_root(
+    tallies: dict[str, Tally], summary_keys: frozenset[str], active_days: int, langs: tuple[str, ...], budget: int
+) -> tuple[dict[str, Tally], frozenset[str]]:
+    """The topics ROOT.md can name at all: those over the floor, and of them the strongest by either
+    ranking (a name costs two tokens or more, so a budget of B tokens names fewer than B); and the
+    summaries' topics the floor rejects."""
+    named = {k: t for k, t in tallies.items() if worth_naming(t, tallies)}
+    rejected = frozenset(k for k in summary_keys if k in tallies and k not in named)
+    infos = {k: _info(t) for k, t in named.items()}
+    room = max(KEPT_MIN, budget)
+    kept: set[str] = set()
+    for lead in (True, False):
+        ranked = sorted(infos, key=lambda k: (-weight(infos[k], active_days, langs, lead), k))
+        kept.update(ranked[:room])
+    return {k: named[k] for k in sorted(kept)}, rejected
+
+
+KEPT_MIN = 2000
+
+
+def _info(t: Tally) -> TopicInfo:
+    return TopicInfo(t.key, Counter(t.surfaces), t.chunks, min(t.days), max(t.days), days=len(t.days), kind=t.kind)
 
 
 FULL_ENTRIES = 10  # active topics that get a gist when the budget allows
@@ -139,14 +240,26 @@ MAX_LINES = 10  # one-line entries at most: in a large memory a name in "Also me
 MEASURED = 400  # topics whose mentions are counted exactly (the strongest by the summaries' figures)
 
 
-def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",)) -> float:
+def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",), lead: bool = True) -> float:
     """How distinctive a topic is for this memory: its mentions, discounted by how common its name is in
     general language (wordfreq: "photo", "experience", "Talk" say little however often they come up) and
     by how evenly it is spread over the vault's days (a word of every day is background, a name that
-    fills a few days is what they were about)."""
+    fills a few days is what they were about).
+
+    A topic counted in every chunk (t.kind) weighs its kind too (a name over a word pair), and a name's
+    commonness counts half (Sweden, Oliver, Mozart are names all the same). lead=False leaves the mentions
+    out: for the names of the long tail, what stands out is a topic confined to a few days, however
+    often a template repeats another (a busy project says the same names every day)."""
     days = t.days or min(t.count, active_days) or 1
     spread = math.log(1 + max(active_days, days) / days)
-    return t.count * rarity(t.name, langs) * spread
+    rare = rarity(t.name, langs)
+    if t.kind in NAMED:
+        rare = math.sqrt(rare)
+    mentions = t.count if lead else 1.0
+    return kind_weight(t.kind or "word") * rare * mentions * spread
+
+
+NAMED = frozenset({"explicit", "name", "acronym", "tech"})
 
 
 LANGUAGE_SAMPLE = 400  # lines enough to tell which languages a vault is written in
@@ -161,14 +274,14 @@ def vault_languages(cover: Cover) -> tuple[str, ...]:
 
 
 def drop_covered_words(topics: dict[str, TopicInfo]) -> list[TopicInfo]:
-    """A single word inside a kept phrase adds little unless it is much more frequent ("token" in "access token")."""
-    phrases = [t for t in topics.values() if " " in t.key]
-    kept = []
-    for t in topics.values():
-        if " " not in t.key and any(t.key in p.key.split() and p.count * 3 >= t.count for p in phrases):
-            continue
-        kept.append(t)
-    return kept
+    """A single word inside a kept phrase adds little unless it is much more frequent ("token" in "access token"),
+    or a name."""
+    most: dict[str, int] = {}  # word -> mentions of the most mentioned phrase holding it
+    for p in topics.values():
+        for word in set(p.key.split()) if " " in p.key else ():
+            most[word] = max(most.get(word, 0), p.count)
+    # a name stays: "Tidepool" is the project, "tidepool staging" one of its parts
+    return [t for t in topics.values() if " " in t.key or t.kind in NAMED or most.get(t.key, 0) * 3 < t.count]
 
 
 def remeasure(
@@ -176,9 +289,12 @@ def remeasure(
     measure: Callable[[str], Mentions | None],
     summary_days: frozenset[str],
     cover: Cover,
+    rank: Callable[[TopicInfo], float] = lambda t: t.count,
 ) -> None:
-    """Exact mentions and dates from the index: summaries only keep each day's strongest topics."""
-    strongest = sorted(topics.values(), key=lambda t: (-t.count, t.key))[:MEASURED]
+    """Mentions and dates as `know` counts them (any spelling, inside longer names too) for the strongest
+    topics: summaries keep only each day's strongest topics, and a tally counts a candidate only where
+    it stands alone ("Tidepool", not "tidepool-api")."""
+    strongest = sorted(topics.values(), key=lambda t: (-rank(t), t.key))[:MEASURED]
     for info in strongest:
         found = measure(info.name)
         if found is None or found.chunks == 0:
@@ -263,6 +379,8 @@ class RootInputs:
     measure: Callable[[str], Mentions | None] | None = None
     summary_days: frozenset[str] = frozenset()  # days that have a daily summary (for links)
     active_days: int = 0  # days with chunks
+    tallies: Mapping[str, Tally] | None = None  # the topics of every chunk ROOT.md may name (keep_for_root)
+    rejected: frozenset[str] = frozenset()  # summary topics below the floor
 
 
 def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mapping[str, str]) -> str:
@@ -271,10 +389,11 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     rows = inputs.rows
     cover = finest_cover(inputs.summaries, rows)
     first, last, chunk_count = inputs.first, inputs.last, inputs.chunks
-    topics = collect_topics(cover, inputs.summaries, aliases)
-    if inputs.measure is not None:
-        remeasure(topics, inputs.measure, inputs.summary_days, cover)
     langs = vault_languages(cover)
+    topics = collect_topics(cover, inputs.summaries, aliases, inputs.tallies, inputs.summary_days, inputs.rejected)
+    if inputs.measure is not None:
+        rank = functools.partial(weight, active_days=inputs.active_days, langs=langs)
+        remeasure(topics, inputs.measure, inputs.summary_days, cover, rank)
     attach_gists(topics, inputs.summaries, cover, langs)
 
     as_of = last[:16].replace("T", " ")
@@ -314,12 +433,14 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     fixed = count(doc([]))
     room = budget - fixed
     facts = _fit(list(inputs.facts), int(budget * SHARE_FACTS), count)
-    timeline = _fit(_timeline(cover), int(budget * SHARE_TIMELINE), count)
+    about = period_about(topics, inputs.tallies or {}, aliases, inputs.active_days, langs)
+    timeline = _fit(_timeline(cover, about, chunk_count), int(budget * SHARE_TIMELINE), count)
     room -= sum(count(line + "\n") for line in facts + timeline) + (8 if facts else 0) + (8 if timeline else 0)
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
     kept = drop_covered_words(topics)
     weights = {t.key: weight(t, inputs.active_days, langs) for t in kept}
+    tail_weights = {t.key: weight(t, inputs.active_days, langs, lead=False) for t in kept}
     active = sorted((t for t in kept if t.last >= cutoff), key=lambda t: (-weights[t.key], t.key))
     inactive = sorted((t for t in kept if t.last < cutoff), key=lambda t: (-weights[t.key], t.key))
     order = active + inactive
@@ -346,15 +467,20 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     for t in [t for t in active if t.gist][:FULL_ENTRIES]:  # a topic with nothing to say takes no gist's place
         upgrade(t, "full")
     for t in order:
-        if tiers[t.key] == "drop" and sum(1 for v in tiers.values() if v in ("full", "line")) < MAX_LINES:
+        if sum(1 for v in tiers.values() if v in ("full", "line")) >= MAX_LINES:
+            break
+        if tiers[t.key] == "drop":
             upgrade(t, "line")
-    by_weight = sorted(order, key=lambda t: (-weights[t.key], t.key))  # a name's place does not depend on its date
+    # a name's place does not depend on its date
+    order_by_lead = sorted(order, key=lambda t: (-weights[t.key], t.key))
+    by_weight = sorted(order, key=lambda t: (-tail_weights[t.key], -t.count, t.key))  # ties: the more said first
     for t in by_weight:
         if tiers[t.key] == "drop":
             upgrade(t, "name")
 
     def sections() -> list[tuple[str, Sequence[str]]]:
-        names = [t for t in by_weight if tiers[t.key] == "name"]
+        # chosen for what stands out, shown most said first: the tail reads from the vault's subjects down
+        names = [t for t in order_by_lead if tiers[t.key] == "name"]
         dropped = sum(1 for t in order if tiers[t.key] == "drop")
         tail = ", ".join(t.name for t in names)
         if dropped:
@@ -411,23 +537,56 @@ def _fit(lines: list[str], share: int, count: Callable[[str], int]) -> list[str]
     return kept
 
 
-def _timeline(cover: Cover) -> list[str]:
+PERIOD_TOPICS = 5
+_COUNTED_ABOUT = re.compile(r"^(\d+ (?:week|active day)\(s\), \d+ chunks)(?:; about .*)?\.$")
+
+
+def period_about(
+    topics: Mapping[str, TopicInfo],
+    tallies: Mapping[str, Tally],
+    aliases: Mapping[str, str],
+    active_days: int,
+    langs: tuple[str, ...],
+) -> Callable[[str, str, float], list[str]]:
+    """(first day, last day, its share of all chunks) -> the topics that period was about, against the rest
+    of memory: said in it more than its share of memory would give (a name of every month says nothing
+    about this one), the most distinctive first."""
+    by_key = {aliases.get(t.key, t.key): t for t in tallies.values()}
+    counted = [(info, by_key[key]) for key, info in topics.items() if key in by_key]
+
+    def about(start: str, end: str, period_share: float) -> list[str]:
+        scored = []
+        for info, t in counted:
+            inside = sum(n for day, n in t.days.items() if start <= day <= end)
+            share = inside / t.chunks
+            if inside and share > period_share:
+                scored.append((-weight(info, active_days, langs, lead=False) * inside * share, info.key, info.name))
+        return [name for _, _, name in sorted(scored)[:PERIOD_TOPICS]]
+
+    return about
+
+
+def _timeline(cover: Cover, about: Callable[[str, str, float], list[str]] | None = None, chunks: int = 0) -> list[str]:
     """Newest first: what each stretch of memory was about."""
     lines: list[tuple[str, str]] = []
     for day, rows in cover.raw_days.items():
         top = [name for _, name, _ in rank_topics([candidates(r.text, r.topics) for r in rows], 4)]
-        about = f"; about {', '.join(top)}" if top else ""
+        said = f"; about {', '.join(top)}" if top else ""
         lines.append(
-            (day, f"- {day} (not yet summarized): {len(rows)} chunks{about} → {_link('raw/' + day.replace('-', '/'))}")
+            (day, f"- {day} (not yet summarized): {len(rows)} chunks{said} → {_link('raw/' + day.replace('-', '/'))}")
         )
     for summary in cover.summaries:
         overview = summary.draft.overview[0].text if summary.draft.overview else f"{summary.chunks} chunks"
+        counted = _COUNTED_ABOUT.match(overview)
+        names = about(summary.start, summary.end, summary.chunks / max(1, chunks)) if about and counted else []
+        if counted and names:  # the extractive overview's topics are each day's loudest; say what set it apart
+            overview = f"{counted.group(1)}; about {', '.join(names)}."
         lines.append((summary.end, f"- {_link(summary.path)}: {one_line(overview)}"))
     lines.sort(reverse=True)
     return [text for _, text in lines[:MAX_TIMELINE]]
 
 
-ROOT_VERSION = "root-3"  # bump when the rendering changes: it is part of ROOT.md's input hash
+ROOT_VERSION = "root-4"  # bump when the rendering changes: it is part of ROOT.md's input hash
 
 
 def _covered_days(paths: Sequence[str]) -> set[str]:
@@ -487,7 +646,19 @@ def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: 
         return index.phrase_stats(phrase_query(phrases)) if phrases else None
 
     daily = frozenset(s.period for s in summaries if s.level == "daily")
-    return RootInputs(summaries, rows, count, first, last, facts, fingerprint, measure, daily, index.day_count())
+    active_days = index.day_count()
+    langs = vault_languages(finest_cover(summaries, rows))
+    summary_keys = frozenset(topic_key(t.name) for s in summaries for t in s.draft.topics)
+    budget = config.budgets.root
+    tallies, rejected = cached_tallies(
+        vault,
+        index,
+        lambda found: keep_for_root(found, summary_keys, active_days, langs, budget),
+        salt=sha256_hex(canonical_json([budget, list(langs), sorted(summary_keys)])),
+    )
+    return RootInputs(
+        summaries, rows, count, first, last, facts, fingerprint, measure, daily, active_days, tallies, rejected
+    )
 
 
 def root_text(vault: Vault, index: Index, facts: Sequence[str]) -> str:

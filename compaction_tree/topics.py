@@ -247,6 +247,58 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     return [(key, display_name(surfaces[key]), df[key]) for key in chosen]
 
 
+@dataclass
+class Tally:
+    """One topic across a whole memory: how it is written, what kind of candidate it is, and the days
+    it comes up on (day -> chunks mentioning it)."""
+
+    key: str
+    surfaces: Counter[str]
+    kind: str
+    days: Counter[str]
+
+    @property
+    def chunks(self) -> int:
+        return sum(self.days.values())
+
+    @property
+    def name(self) -> str:
+        return display_name(self.surfaces)
+
+
+def tally(dated: Iterable[tuple[str, Sequence[Candidate]]]) -> dict[str, Tally]:
+    """Every candidate of (day, candidates of one chunk) pairs, by key. A key is the strongest kind it
+    was seen as, except that a capital only ever seen opening a sentence while the word is also
+    written in lower case is a word ("Request ..." and "the request")."""
+    return tally_counts((day, c.key, c.surface, c.kind, 1) for day, chunk in dated for c in chunk)
+
+
+def tally_counts(counts: Iterable[tuple[str, str, str, str, int]]) -> dict[str, Tally]:
+    """tally() from (day, key, surface, kind, chunks) counts."""
+    found: dict[str, Tally] = {}
+    lowercase: set[str] = set()
+    for day, key, surface, kind, n in counts:
+        t = found.get(key)
+        if t is None:
+            t = found[key] = Tally(key, Counter(), kind, Counter())
+        elif _KIND_WEIGHT[kind] > _KIND_WEIGHT[t.kind]:
+            t.kind = kind
+        t.surfaces[surface] += n
+        t.days[day] += n
+        if kind in ("word", "pair") and surface.islower():
+            lowercase.add(key)
+    for key in lowercase:
+        t = found[key]
+        if t.kind == "initial":
+            t.kind = "word"
+            t.surfaces = Counter({s: n for s, n in t.surfaces.items() if s.islower()})
+    return found
+
+
+def kind_weight(kind: str) -> float:
+    return _KIND_WEIGHT.get(kind, 1.0)
+
+
 def display_name(surfaces: Mapping[str, int]) -> str:
     """The most used spelling; ties go to the alphabetically first, for determinism."""
     return sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]

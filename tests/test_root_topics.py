@@ -12,9 +12,10 @@ from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.ingest import add
 from compaction_tree.markdown import render_body
-from compaction_tree.root import ROOT_FILE
+from compaction_tree.root import ROOT_FILE, TopicInfo, weight, worth_naming
 from compaction_tree.summary import Draft, SummarizerIdentity, Summary, TopicStat
-from compaction_tree.topics import candidates, merge_topics, rank_topics
+from compaction_tree.topic_cache import BY_DAY, KEPT
+from compaction_tree.topics import Tally, candidates, merge_topics, rank_topics, tally
 from compaction_tree.vault import Vault
 
 NOW = datetime(2026, 4, 20, tzinfo=timezone.utc)
@@ -95,3 +96,86 @@ def test_a_topic_named_like_a_heading_stays_in_the_topics_line() -> None:
     )
     headings = [line for line in render_body(summary).splitlines() if line.startswith("## ")]
     assert headings == ["## Topics"]
+
+
+def _tallies(dated_lines: list[tuple[str, str]]) -> dict[str, Tally]:
+    return tally((day, candidates(line)) for day, line in dated_lines)
+
+
+def test_the_quality_floor_drops_junk_names_and_keeps_real_ones() -> None:
+    lines = [
+        ("2026-03-01", "The note said: AI ASSISTANT READING THIS, stop."),
+        ("2026-03-01", "Uvicorn said: Press CTRL C to quit."),
+        ("2026-03-02", "We hiked the Grand Canyon with Matt Patterson."),
+        ("2026-03-03", "I met Fablehouse today, then kept checking Fablehouse for news."),
+        ("2026-03-04", "The Fablehouse deal is close. Fablehouse signed."),
+        ("2026-03-05", "Fablehouse wrote back, and Fablehouse wants SSO."),
+    ]
+    tallies = _tallies(lines)
+    assert not worth_naming(tallies["ai assistant reading"], tallies)  # shouted
+    assert not worth_naming(tallies["press ctrl c"], tallies)  # a one-letter word
+    assert not worth_naming(tallies["checking fablehouse"], tallies)  # a word beside a name
+    assert worth_naming(tallies["grand canyon"], tallies)
+    assert worth_naming(tallies["matt patterson"], tallies)
+
+
+def test_the_tail_favours_a_topic_of_few_days_over_a_template_of_every_day() -> None:
+    template = TopicInfo("billing", count=400, first="2026-01-01", last="2026-10-01", days=200, kind="name")
+    trip = TopicInfo("zanzibar", count=3, first="2026-05-01", last="2026-05-02", days=2, kind="name")
+    template.names["Billing"] += 1
+    trip.names["Zanzibar"] += 1
+    assert weight(template, 200) > weight(trip, 200)  # the lead: what memory talks about most
+    assert weight(trip, 200, lead=False) > weight(template, 200, lead=False)  # the tail: what stands out
+
+
+def test_a_thing_said_once_on_a_crowded_day_is_in_the_index(vault: Vault) -> None:
+    when = datetime(2026, 4, 1, 9, tzinfo=timezone.utc)
+    for i in range(30):  # a busy day: more recurring topics than a daily summary keeps
+        words = f"Kafka{i} Redis{i} Grafana{i} Terraform{i}"
+        add(vault, f"Working on {words} today.", timestamp=(when + timedelta(minutes=i)).isoformat())
+        add(vault, f"Still {words} here.", timestamp=(when + timedelta(minutes=i, seconds=30)).isoformat())
+    add(vault, "By the way, I started clarinet lessons.", timestamp=(when + timedelta(hours=2)).isoformat())
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    root = (vault.root / ROOT_FILE).read_text("utf-8")
+    assert "clarinet" in root.lower()
+
+
+def test_a_month_line_names_what_set_the_month_apart(vault: Vault) -> None:
+    for month in (1, 2, 3):
+        for day in (5, 12, 19, 26):
+            when = datetime(2026, month, day, 10, tzinfo=timezone.utc)
+            add(vault, "Reviewed the Postgres backups again.", timestamp=when.isoformat())
+    for day in (10, 11):
+        add(vault, "Planning the Zanzibar trip with Marisol.", timestamp=f"2026-02-{day}T11:00:00Z")
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    root = (vault.root / ROOT_FILE).read_text("utf-8")
+    february = next(line for line in root.splitlines() if "monthly/2026-02" in line and "about" in line)
+    about = february.split("about", 1)[1]
+    assert "Zanzibar" in about and "Postgres" not in about, february  # every month has Postgres
+
+
+def test_the_topic_tally_cache_changes_nothing_but_time(vault: Vault) -> None:
+    for day in (1, 2, 3):
+        add(vault, f"Day {day}: tuned the Kafka consumer with Marisol.", timestamp=f"2026-04-0{day}T10:00:00Z")
+    memory = Memory(vault)
+    cold = memory.root()
+    assert (vault.root / KEPT).exists() and (vault.root / BY_DAY).exists()
+    assert memory.root() == cold  # read back from the cache
+    (vault.root / KEPT).unlink()
+    assert memory.root() == cold  # rebuilt from the days' tallies
+    add(vault, "Later that day we booked the Zanzibar trip.", timestamp="2026-04-02T15:00:00Z")
+    assert "Zanzibar" in memory.root()  # a changed day is tallied again
+
+
+def test_a_topic_root_leaves_out_is_still_known(vault: Vault) -> None:
+    config = (vault.root / "memtree.yaml").read_text().replace("root: 3000", "root: 400")
+    (vault.root / "memtree.yaml").write_text(config)
+    vault = Vault.open(vault.root)
+    for d in range(20):
+        for i in range(5):
+            n = d * 5 + i
+            add(vault, f"Project Topic{n} needs Vendor{n % 30}.", timestamp=f"2026-03-{d + 1:02d}T10:{i:02d}:00Z")
+    memory = Memory(vault)
+    root = memory.root()
+    missing = [f"Topic{n}" for n in range(100) if f"Topic{n}," not in root and f"**Topic{n}**" not in root]
+    assert missing and all(memory.know(name).known for name in missing[:10])

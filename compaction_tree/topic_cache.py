@@ -1,0 +1,100 @@
+"""Every chunk's topic candidates, tallied for ROOT.md and cached under .memtree/ by day.
+
+ROOT.md is rendered at every compaction and by `memtree context` at every session start, and
+finding the candidates of a year of chunks takes seconds. So each day's tally is kept with a digest
+of its chunks (a changed day is tallied again, the others are read back), and the few thousand
+topics ROOT.md can use at all are kept apart, with a digest of the whole vault: a session start
+reads only those. Derived data: losing either file costs time, never content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .index import Index
+from .topics import Tally, candidates, tally_counts
+from .vault import DERIVED, Vault, atomic_write
+
+TALLY_VERSION = "tally-1"  # bump when candidates() or the floor change what a day's tally holds
+BY_DAY = f"{DERIVED}/topic-tally.json"
+KEPT = f"{DERIVED}/topic-tally-kept.json"
+
+Rows = list[list[Any]]  # [key, surface, kind, chunks]
+
+
+def day_digests(index: Index) -> dict[str, str]:
+    """Each day's digest of its chunks (ids and content hashes, in order)."""
+    hashes: dict[str, Any] = {}
+    for day, chunk_id, sha in index.db.execute("SELECT day, id, sha FROM chunks ORDER BY day, ts, id"):
+        hashes.setdefault(day, hashlib.sha256()).update(f"{chunk_id}:{sha}\n".encode())
+    return {day: h.hexdigest() for day, h in hashes.items()}
+
+
+Kept = tuple[dict[str, Tally], frozenset[str]]  # the topics ROOT.md may name, and keys it must not
+
+
+def cached_tallies(vault: Vault, index: Index, keep: Callable[[dict[str, Tally]], Kept], salt: str = "") -> Kept:
+    """keep(the tallies of every chunk), from the cache when nothing changed since it was written.
+    salt: what else keep() depends on (the budget, the languages, the summaries), so that a change of it
+    is seen."""
+    digests = day_digests(index)
+    whole = hashlib.sha256(json.dumps([TALLY_VERSION, salt, sorted(digests.items())]).encode()).hexdigest()
+    kept = _read(vault, KEPT)
+    if kept.get("digest") == whole and isinstance(kept.get("tallies"), dict):
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            return _decode(kept["tallies"]), frozenset(str(k) for k in kept["rejected"])
+    stored = _read(vault, BY_DAY)
+    days = stored.get("days", {}) if stored.get("version") == TALLY_VERSION else {}
+    fresh: dict[str, dict[str, Any]] = {}
+    for day, digest in digests.items():
+        entry = days.get(day)
+        if not (isinstance(entry, dict) and entry.get("digest") == digest and isinstance(entry.get("rows"), list)):
+            entry = {"digest": digest, "rows": _day_rows(index, day)}
+        fresh[day] = entry
+    _write(vault, BY_DAY, {"version": TALLY_VERSION, "days": fresh})
+    result, rejected = keep(tally_counts(_replay(fresh)))
+    _write(vault, KEPT, {"digest": whole, "tallies": _encode(result), "rejected": sorted(rejected)})
+    return result, rejected
+
+
+def _day_rows(index: Index, day: str) -> Rows:
+    counted: Counter[tuple[str, str, str]] = Counter()
+    for row in index.chunks("day = ?", (day,)):
+        for c in candidates(row.text, row.topics):
+            counted[(c.key, c.surface, c.kind)] += 1
+    return [[key, surface, kind, n] for (key, surface, kind), n in sorted(counted.items())]
+
+
+def _replay(days: Mapping[str, Mapping[str, Any]]) -> Iterable[tuple[str, str, str, str, int]]:
+    for day in sorted(days):
+        for key, surface, kind, n in days[day]["rows"]:
+            yield day, key, surface, kind, n
+
+
+def _encode(tallies: Mapping[str, Tally]) -> dict[str, Any]:
+    return {k: [t.kind, dict(sorted(t.surfaces.items())), dict(sorted(t.days.items()))] for k, t in tallies.items()}
+
+
+def _decode(data: Mapping[str, Any]) -> dict[str, Tally]:
+    return {k: Tally(k, Counter(surfaces), kind, Counter(days)) for k, (kind, surfaces, days) in data.items()}
+
+
+def _read(vault: Vault, relative: str) -> dict[str, Any]:
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads((vault.root / relative).read_text(encoding="utf-8"))
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def _write(vault: Vault, relative: str, data: Mapping[str, Any]) -> None:
+    target: Path = vault.root / relative
+    if target.parent.is_dir() and not target.parent.is_symlink() and not target.is_symlink():
+        with contextlib.suppress(OSError):
+            atomic_write(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
