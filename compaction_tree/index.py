@@ -669,11 +669,6 @@ class Index:
             found.update((int(r), str(k)) for r, k in self.db.execute(sql, batch) if k is not None)
         return found
 
-    def conversation_tokens(self, keys: Sequence[str]) -> dict[str, int]:
-        """Each conversation key with the tokens of all its chunks."""
-        sql = "SELECT sum(tokens) FROM chunks WHERE conversation = ?"
-        return {key: int(self.db.execute(sql, (key,)).fetchone()[0] or 0) for key in keys}
-
     def conversation_members(self, keys: Sequence[str]) -> dict[str, list[int]]:
         """Each conversation key with all its chunks' rowids."""
         sql = "SELECT rowid FROM chunks WHERE conversation = ?"

@@ -2,9 +2,9 @@
 
 Recall searches every level through the derived index, then walks down: summary lines that
 match pass their score to the chunks they cite, a day whose summary matches lifts its matching
-chunks, and a conversation (a session, or a day) whose turns together match the question lifts its
-turns: evidence clusters, so the conversation is the unit a plain session search wins with among
-many distractors (_conversation_lift). The best chunks that fit are quoted verbatim, in time order, under a header
+chunks, and a conversation (a session, or a sitting) whose turns together match the question lifts
+its turns: evidence clusters, so the conversation is the unit a plain session search wins with
+among many distractors (_conversation_lift). The best chunks that fit are quoted verbatim, in time order, under a header
 per day, each labelled with its source id.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
@@ -42,9 +42,8 @@ REPLY_WEIGHT = 0.3  # ... scoring this share of the hit
 BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
 BRIDGE_TERMS = 6
 BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
-CONVERSATIONS_FROM = 60  # the conversations (sessions, or days) of this many best hits are ranked whole
-CONVERSATIONS_WHOLE = 12  # ... and every turn of the best few is a candidate
-CONVERSATIONS_COVER = 1.0  # ... as many as fill this many budgets
+CONVERSATIONS_FROM = 60  # this many best conversations (sessions, or sittings: index.py) lift their turns
+CONVERSATIONS_WHOLE = 3  # ... and every turn of the best few is a candidate
 CONVERSATION_WEIGHT = 1.0  # a turn gains up to this much from its conversation's rank (README: How well it works)
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
 
@@ -145,7 +144,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
-    for rowid, lift in _conversation_lift(index, match, scores, budget).items():
+    for rowid, lift in _conversation_lift(index, match, scores).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
@@ -159,9 +158,9 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
     return _pack(vault, query, budget, ranked, facts)
 
 
-def _conversation_lift(index: Index, match: str, scores: dict[int, float], budget: int) -> dict[int, float]:
+def _conversation_lift(index: Index, match: str, scores: dict[int, float]) -> dict[int, float]:
     """What a conversation as a whole adds to its turns. Evidence clusters: the turns that answer a
-    question share a session (or a day) whose words, taken together, match the question better
+    question share a session (or a sitting: index.py) whose words, taken together, match the question better
     than any one turn does, and its other turns often hold the answer without the question's words
     ("Got a favourite style?" - "Contemporary!"). So conversations are ranked by BM25 over all their
     turns as one text (the index keeps one per conversation), among every conversation of the
@@ -173,7 +172,7 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float], budge
     best = max(ranked.values())
     if best <= 0:
         return {}
-    leaders = _leaders(index, ranked, budget)
+    leaders = sorted(ranked, key=lambda k: (-ranked[k], k))[:CONVERSATIONS_WHOLE]
     members = index.conversation_members(leaders)
     of_candidate = index.conversation_keys(sorted(scores))
     lift: dict[int, float] = {}
@@ -184,21 +183,6 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float], budge
         for rowid in members[key]:
             lift[rowid] = CONVERSATION_WEIGHT * ranked[key] / best
     return lift
-
-
-def _leaders(index: Index, ranked: dict[str, float], budget: int) -> list[str]:
-    """The best conversations whose turns together fill CONVERSATIONS_COVER times the budget (at
-    least one): the ones worth quoting whole."""
-    order = sorted(ranked, key=lambda k: (-ranked[k], k))
-    sizes = index.conversation_tokens(order[:CONVERSATIONS_WHOLE])
-    leaders: list[str] = []
-    filled = 0
-    for key in order[:CONVERSATIONS_WHOLE]:
-        if leaders and filled >= CONVERSATIONS_COVER * budget:
-            break
-        leaders.append(key)
-        filled += sizes.get(key, 0)
-    return leaders
 
 
 def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:
