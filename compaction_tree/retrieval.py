@@ -44,7 +44,7 @@ BRIDGE_TERMS = 6
 BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
 CONVERSATIONS_FROM = 60  # this many best conversations (sessions, or sittings: index.py) lift their turns
 CONVERSATIONS_WHOLE = 3  # ... and every turn of the best few is a candidate
-CONVERSATION_WEIGHT = 1.0  # a turn gains up to this much from its conversation's rank (README: How well it works)
+CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation's rank (README: How well it works)
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
 
 
