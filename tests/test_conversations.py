@@ -1,0 +1,59 @@
+"""Conversations in the index: a session, or a sitting of a day (what recall ranks as a whole)."""
+
+from __future__ import annotations
+
+from compaction_tree.index import Index
+from compaction_tree.ingest import add
+from compaction_tree.vault import Vault
+
+
+def say(vault: Vault, text: str, when: str, speaker: str, session: str | None = None) -> int:
+    chunk_id = add(vault, text, timestamp=when, speaker=speaker, session=session).id
+    with Index(vault) as index:
+        index.sync()
+        return index.chunks_by_id([chunk_id])[chunk_id].rowid
+
+
+def groups(vault: Vault, rowids: list[int]) -> list[list[int]]:
+    with Index(vault) as index:
+        index.sync()
+        keys = index.conversation_keys(rowids)
+    return [[r for r in rowids if keys[r] == key] for key in dict.fromkeys(keys[r] for r in rowids)]
+
+
+def test_a_day_splits_into_sittings_at_a_pause_and_at_a_new_dialogue(vault: Vault) -> None:
+    morning = [
+        say(vault, "Did you book the ferry?", "2026-03-02T09:00:00Z", "Alice"),
+        say(vault, "Yes, the 7:40 one.", "2026-03-02T09:02:00Z", "Bob"),
+        say(vault, "Great, I'll bring the bikes.", "2026-03-02T09:05:00Z", "Alice"),
+    ]
+    aside = [  # another dialogue the same minutes: new voices once two people were talking
+        say(vault, "The build is red again.", "2026-03-02T09:06:00Z", "user"),
+        say(vault, "The flaky test is test_upload; retry it.", "2026-03-02T09:07:00Z", "assistant"),
+    ]
+    evening = [say(vault, "The ferry was late, but the island was worth it.", "2026-03-02T19:00:00Z", "Alice")]
+    assert groups(vault, morning + aside + evening) == [morning, aside, evening]
+
+
+def test_a_session_id_keeps_its_turns_together_across_pauses(vault: Vault) -> None:
+    turns = [
+        say(vault, "Let's plan the garden.", "2026-03-02T09:00:00Z", "user", session="s1"),
+        say(vault, "Tomatoes along the south wall.", "2026-03-02T15:00:00Z", "assistant", session="s1"),
+    ]
+    assert groups(vault, turns) == [turns]
+
+
+def test_a_conversation_is_searchable_as_a_whole_and_kept_up_to_date(vault: Vault) -> None:
+    say(vault, "Where should we go in May?", "2026-03-02T09:00:00Z", "Alice")
+    say(vault, "Somewhere with mountains.", "2026-03-02T09:01:00Z", "Bob")
+    say(vault, "I like mountains too.", "2026-03-04T09:00:00Z", "Carol")
+    with Index(vault) as index:
+        index.sync()
+        # neither turn holds both words: the first sitting does, as a whole
+        ranked = index.search_conversations('stems : "may" AND stems : "mountain"', 5)
+        assert [key for key, _ in ranked] == ["day:2026-03-02#0"]
+    say(vault, "Then the Dolomites in June.", "2026-03-02T09:03:00Z", "Alice")
+    with Index(vault) as index:
+        index.sync()
+        ranked = index.search_conversations('stems : "dolomit"', 5)
+        assert [key for key, _ in ranked] == ["day:2026-03-02#0"]
