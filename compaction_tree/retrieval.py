@@ -45,6 +45,9 @@ BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best 
 CONVERSATIONS_FROM = 60  # this many best conversations (sessions, or sittings: index.py) lift their turns
 CONVERSATIONS_WHOLE = 3  # ... and every turn of the best few is a candidate
 CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation's rank (README: How well it works)
+CONVERSATION_FOCUSED = 1.0  # ... up to this much when the question's best turns cluster in conversations (_focus)
+FOCUS_HITS = 20  # the best turns whose conversations tell how clustered the evidence is
+FOCUS_FROM, FOCUS_FULL = 0.1, 0.4  # the clustering at which the weight starts to grow, and is full
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
 
 
@@ -144,7 +147,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
-    for rowid, lift in _conversation_lift(index, match, scores).items():
+    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, chunk_hits)).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
@@ -158,7 +161,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
     return _pack(vault, query, budget, ranked, facts)
 
 
-def _conversation_lift(index: Index, match: str, scores: dict[int, float]) -> dict[int, float]:
+def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus: float) -> dict[int, float]:
     """What a conversation as a whole adds to its turns. Evidence clusters: the turns that answer a
     question share a session (or a sitting: index.py) whose words, taken together, match the question better
     than any one turn does, and its other turns often hold the answer without the question's words
@@ -175,14 +178,30 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float]) -> di
     leaders = sorted(ranked, key=lambda k: (-ranked[k], k))[:CONVERSATIONS_WHOLE]
     members = index.conversation_members(leaders)
     of_candidate = index.conversation_keys(sorted(scores))
+    weight = CONVERSATION_WEIGHT + (CONVERSATION_FOCUSED - CONVERSATION_WEIGHT) * focus
     lift: dict[int, float] = {}
     for rowid, key in of_candidate.items():
         if key in ranked:
-            lift[rowid] = CONVERSATION_WEIGHT * ranked[key] / best
+            lift[rowid] = weight * ranked[key] / best
     for key in leaders:
         for rowid in members[key]:
-            lift[rowid] = CONVERSATION_WEIGHT * ranked[key] / best
+            lift[rowid] = weight * ranked[key] / best
     return lift
+
+
+def _focus(index: Index, hits: Sequence[tuple[int, float]]) -> float:
+    """How much the question is about a conversation rather than a line of one, 0 to 1: whether its
+    best-matching turns cluster in a few conversations (1 less the share of distinct conversations
+    among the best FOCUS_HITS turns), from FOCUS_FROM (none) to FOCUS_FULL (all). Turns of a talk
+    about the question's subject match it together (LoCoMo's "what did Mel paint after the camping
+    trip?"), and whole conversations answer it best, as a session search does; a fact said once among
+    daily chatter matches one turn a conversation, and turn-level ranking finds it best."""
+    best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
+    if not best:
+        return 0.0
+    keys = index.conversation_keys(best)
+    clustering = 1.0 - len({keys.get(rowid, str(rowid)) for rowid in best}) / len(best)
+    return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
 
 
 def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
+from compaction_tree.retrieval import _focus
+from compaction_tree.text import stem
 from compaction_tree.vault import Vault
 
 
@@ -57,3 +59,16 @@ def test_a_conversation_is_searchable_as_a_whole_and_kept_up_to_date(vault: Vaul
         index.sync()
         ranked = index.search_conversations('stems : "dolomit"', 5)
         assert [key for key, _ in ranked] == ["day:2026-03-02#0"]
+
+
+def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vault: Vault) -> None:
+    for minute, text in enumerate(["Which ferry to the island?", "The ferry at 7:40.", "Ferry tickets bought."]):
+        say(vault, text, f"2026-03-02T09:0{minute}:00Z", "Alice")
+    for day in range(3, 6):
+        say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Bob")
+    with Index(vault) as index:
+        index.sync()
+        clustered = _focus(index, index.search_chunks(f'stems : "{stem("ferry")}"', 20))
+        scattered = _focus(index, index.search_chunks(f'stems : "{stem("budget")}"', 20))
+    assert scattered == 0.0  # one turn a conversation: turn-level ranking
+    assert clustered == 1.0  # all in one conversation: conversation-level ranking
