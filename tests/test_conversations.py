@@ -72,3 +72,16 @@ def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vaul
         scattered = _focus(index, index.search_chunks(f'stems : "{stem("budget")}"', 20))
     assert scattered == 0.0  # one turn a conversation: turn-level ranking
     assert clustered == 1.0  # all in one conversation: conversation-level ranking
+
+
+def test_an_index_of_an_older_schema_is_rebuilt_with_conversations(vault: Vault) -> None:
+    say(vault, "Where should we go in May?", "2026-03-02T09:00:00Z", "Alice")
+    with Index(vault) as index:
+        index.sync()
+        # what an index written before conversations were indexed holds
+        index.db.execute("DROP TABLE conversation_fts")
+        index.db.execute("DROP TABLE conversations")
+        index.db.execute("UPDATE meta SET value = '13' WHERE key = 'schema'")
+    with Index(vault) as index:
+        index.sync()
+        assert [key for key, _ in index.search_conversations('stems : "may"', 5)] == ["day:2026-03-02#0"]
