@@ -690,6 +690,9 @@ class Index:
             found[term] = int(row[0]) if row else 0
         return found
 
+    def conversation_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM conversations").fetchone()[0])
+
     def chunk_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
 

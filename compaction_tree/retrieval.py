@@ -191,17 +191,30 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus
 
 def _focus(index: Index, hits: Sequence[tuple[int, float]]) -> float:
     """How much the question is about a conversation rather than a line of one, 0 to 1: whether its
-    best-matching turns cluster in a few conversations (1 less the share of distinct conversations
-    among the best FOCUS_HITS turns), from FOCUS_FROM (none) to FOCUS_FULL (all). Turns of a talk
-    about the question's subject match it together (LoCoMo's "what did Mel paint after the camping
-    trip?"), and whole conversations answer it best, as a session search does; a fact said once among
-    daily chatter matches one turn a conversation, and turn-level ranking finds it best."""
+    best FOCUS_HITS turns cluster in fewer conversations than chance would put them in this memory
+    (_clustering), from FOCUS_FROM (no more than chance) to FOCUS_FULL. Turns of a talk about the
+    question's subject match it together (LoCoMo's "what did Mel paint after the camping trip?"), and
+    among many unrelated conversations whole ones answer it best, as a session search does; a fact
+    said once among daily chatter matches one turn a conversation, and within one long conversation
+    every question clusters by chance: there turn-level ranking finds the evidence best."""
     best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
     if not best:
         return 0.0
     keys = index.conversation_keys(best)
-    clustering = 1.0 - len({keys.get(rowid, str(rowid)) for rowid in best}) / len(best)
+    distinct = len({keys.get(rowid, str(rowid)) for rowid in best})
+    clustering = _clustering(distinct, len(best), index.conversation_count())
     return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
+
+
+def _clustering(distinct: int, hits: int, conversations: int) -> float:
+    """How far hits fall in fewer distinct conversations than hits drawn at random from this many
+    equal conversations would (0: as chance, 1: all in one)."""
+    observed = 1.0 - distinct / hits
+    if conversations <= 1 or hits <= 1:
+        return 0.0
+    expected = conversations * (1.0 - (1.0 - 1.0 / conversations) ** hits)
+    chance = 1.0 - expected / hits
+    return max(0.0, (observed - chance) / (1.0 - chance))
 
 
 def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
-from compaction_tree.retrieval import _focus
+from compaction_tree.retrieval import _clustering, _focus
 from compaction_tree.text import stem
 from compaction_tree.vault import Vault
 
@@ -72,6 +72,14 @@ def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vaul
         scattered = _focus(index, index.search_chunks(f'stems : "{stem("budget")}"', 20))
     assert scattered == 0.0  # one turn a conversation: turn-level ranking
     assert clustered == 1.0  # all in one conversation: conversation-level ranking
+
+
+def test_clustering_is_measured_against_chance_in_this_memory() -> None:
+    # 20 hits in 12 of one long conversation's 19 sessions: what chance gives, not a focused question
+    assert _clustering(12, 20, 19) < 0.05
+    # the same 10 among 5,000 conversations: far more clustered than chance
+    assert _clustering(10, 20, 5000) > 0.45
+    assert _clustering(20, 20, 5000) == 0.0 and _clustering(1, 20, 5000) > 0.9
 
 
 def test_an_index_of_an_older_schema_is_rebuilt_with_conversations(vault: Vault) -> None:
