@@ -682,6 +682,15 @@ class Index:
         )
         return [(str(k), float(s)) for k, s in self.db.execute(sql, (match, limit))]
 
+    def stems_of(self, rowids: Sequence[int]) -> dict[int, str]:
+        """The ranking terms of each chunk, as indexed (space-separated stems)."""
+        found: dict[int, str] = {}
+        for start in range(0, len(rowids), 500):
+            batch = rowids[start : start + 500]
+            sql = f"SELECT rowid, stems FROM chunk_fts WHERE rowid IN ({','.join('?' * len(batch))})"
+            found.update((int(r[0]), str(r[1])) for r in self.db.execute(sql, batch))
+        return found
+
     def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks each ranking term occurs in (FTS5's vocabulary table)."""
         found: dict[str, int] = {}
