@@ -25,7 +25,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -38,7 +38,8 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "13"  # 13: chunks outside the calendar are problems, not rows
+SCHEMA_VERSION = "14"  # 14: conversations (a session, or a sitting) searchable as one text each
+SITTING_GAP = timedelta(minutes=30)  # a longer pause ends a conversation that has no session id
 BUSY_SECONDS = 120.0  # how long to wait for another process's sync before building in memory instead
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
@@ -48,13 +49,14 @@ CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
 CREATE TABLE chunks(
     rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, folder TEXT NOT NULL, day TEXT NOT NULL,
     id TEXT NOT NULL, ts TEXT NOT NULL, local TEXT NOT NULL, speaker TEXT NOT NULL, session TEXT,
-    source TEXT, topics TEXT NOT NULL, importance REAL, text TEXT NOT NULL, sha TEXT NOT NULL,
+    conversation TEXT, source TEXT, topics TEXT NOT NULL, importance REAL, text TEXT NOT NULL, sha TEXT NOT NULL,
     tokens INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
 CREATE INDEX chunks_folder ON chunks(folder);
 CREATE INDEX chunks_id ON chunks(id);
 CREATE INDEX chunks_ts ON chunks(ts);
 CREATE INDEX chunks_day ON chunks(day);
 CREATE INDEX chunks_session ON chunks(session, ts, id);
+CREATE INDEX chunks_conversation ON chunks(conversation);
 CREATE TABLE summaries(
     rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, level TEXT NOT NULL, period TEXT NOT NULL,
     start TEXT NOT NULL, end TEXT NOT NULL, input_hash TEXT NOT NULL, sha TEXT NOT NULL, chunks INTEGER NOT NULL,
@@ -67,6 +69,8 @@ CREATE TABLE problems(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE VIRTUAL TABLE chunk_fts USING fts5(words, stems, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE line_fts USING fts5(words, stems, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_fts, 'col');
+CREATE TABLE conversations(rowid INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL);
+CREATE VIRTUAL TABLE conversation_fts USING fts5(stems, tokenize='unicode61 remove_diacritics 0');
 """
 
 
@@ -138,6 +142,13 @@ def natural_ties(refs: list[Any]) -> list[Any]:
     return out
 
 
+class _Turn(NamedTuple):
+    rowid: int
+    ts: str
+    id: str
+    speaker: str
+
+
 class Mentions(NamedTuple):
     chunks: int
     first: str  # day
@@ -163,6 +174,8 @@ class SyncStats:
     summaries_read: int = 0
     summaries_removed: int = 0
     temp_folders: set[str] = field(default_factory=set)  # raw folders holding temp files (for the sweeper)
+    conversations: set[str] = field(default_factory=set)  # conversations whose turns changed (to index again)
+    days: set[str] = field(default_factory=set)  # days whose chunks changed (their sittings are found again)
 
 
 def _fts_text(text: str, named: str = "") -> tuple[str, str]:
@@ -243,7 +256,7 @@ class Index:
                 return
             tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
             for name in tables:
-                if not name.startswith(("chunk_fts_", "line_fts_", "sqlite_")):
+                if not name.startswith(("chunk_fts_", "line_fts_", "conversation_fts_", "sqlite_")):
                     db.execute(f'DROP TABLE IF EXISTS "{name}"')
             for statement in _SCHEMA.split(";\n"):
                 if statement.strip():
@@ -279,6 +292,7 @@ class Index:
         db.execute("BEGIN IMMEDIATE")
         try:
             self._sync_raw(db, thorough, stats)
+            self._sync_conversations(db, stats)
             for level in LEVELS:
                 self._sync_summaries(db, level, stats)
             db.execute("COMMIT")
@@ -305,6 +319,8 @@ class Index:
             recorded = 0 if now - mtime / 1e9 < RACY_SECONDS else mtime
             db.execute("INSERT OR REPLACE INTO dirs VALUES (?, ?)", (relative, recorded))
         for gone in set(known) - seen:
+            stats.conversations |= self._conversations_in(db, "folder = ?", (gone,))
+            stats.days.add(gone[len(RAW) + 1 :].replace("/", "-"))
             stats.chunks_removed += db.execute("DELETE FROM chunks WHERE folder = ?", (gone,)).rowcount
             db.execute("DELETE FROM chunk_fts WHERE rowid NOT IN (SELECT rowid FROM chunks)")
             db.execute("DELETE FROM dirs WHERE path = ?", (gone,))
@@ -319,6 +335,7 @@ class Index:
         }
         present: set[str] = set()
         day = relative[len(RAW) + 1 :].replace("/", "-")
+        stats.days.add(day)
         with os.scandir(folder) as entries:
             listing = list(entries)
         if any(is_temp(e.name) for e in listing):
@@ -339,6 +356,7 @@ class Index:
             self._read_chunk(db, Path(entry.path), path, relative, day, st, old[0] if old else None, stats)
         for path, (rowid, _, _) in rows.items():
             if path not in present:
+                stats.conversations |= self._conversations_in(db, "rowid = ?", (rowid,))
                 self._drop_chunk(db, rowid)
                 stats.chunks_removed += 1
         for (path,) in db.execute("SELECT path FROM problems WHERE path LIKE ?", (relative + "/%",)).fetchall():
@@ -357,6 +375,7 @@ class Index:
         stats: SyncStats,
     ) -> None:
         if rowid is not None:
+            stats.conversations |= self._conversations_in(db, "rowid = ?", (rowid,))
             self._drop_chunk(db, rowid)
         try:
             if os.path.islink(file):
@@ -373,8 +392,8 @@ class Index:
         db.execute("DELETE FROM problems WHERE path = ?", (path,))
         local = chunk.timestamp.astimezone(self.vault.config.tz)
         cursor = db.execute(
-            "INSERT INTO chunks(path, folder, day, id, ts, local, speaker, session, source, topics, importance, text,"
-            " sha, tokens, size, mtime) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO chunks(path, folder, day, id, ts, local, speaker, session, conversation, source, topics,"
+            " importance, text, sha, tokens, size, mtime) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 path,
                 folder,
@@ -384,6 +403,7 @@ class Index:
                 local.isoformat(),
                 chunk.speaker,
                 chunk.session,
+                None if chunk.session is None else f"session:{chunk.session}",  # a sitting: set at the end of sync
                 chunk.source,
                 json.dumps(list(chunk.topics)),
                 chunk.importance,
@@ -397,6 +417,58 @@ class Index:
         words, stem_text = _fts_text(f"{' '.join(chunk.topics)} {chunk.text}", named=chunk.speaker)
         db.execute("INSERT INTO chunk_fts(rowid, words, stems) VALUES (?, ?, ?)", (cursor.lastrowid, words, stem_text))
         stats.chunks_read += 1
+        if chunk.session is not None:
+            stats.conversations.add(f"session:{chunk.session}")
+
+    @staticmethod
+    def _conversations_in(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> set[str]:
+        sql = f"SELECT DISTINCT conversation FROM chunks WHERE conversation IS NOT NULL AND {where}"
+        return {str(r[0]) for r in db.execute(sql, params)}
+
+    def _sync_conversations(self, db: sqlite3.Connection, stats: SyncStats) -> None:
+        """Each changed conversation is indexed again as one text, its turns' stems together, so a
+        question is matched against what was said together, not only turn by turn. A conversation is
+        a session where the chunks name one; otherwise a sitting (_find_sittings)."""
+        keys = set(stats.conversations)
+        for day in sorted(stats.days):
+            for (old,) in db.execute("SELECT key FROM conversations WHERE key LIKE ?", (f"day:{day}#%",)).fetchall():
+                keys.add(str(old))
+            keys |= self._find_sittings(db, day)
+        for key in sorted(keys):
+            old = db.execute("SELECT rowid FROM conversations WHERE key = ?", (key,)).fetchone()
+            if old is not None:
+                db.execute("DELETE FROM conversation_fts WHERE rowid = ?", (old[0],))
+                db.execute("DELETE FROM conversations WHERE rowid = ?", (old[0],))
+            texts = db.execute(
+                "SELECT f.stems FROM chunks c JOIN chunk_fts f ON f.rowid = c.rowid WHERE c.conversation = ?"
+                " ORDER BY c.ts, c.id",
+                (key,),
+            ).fetchall()
+            if texts:
+                rowid = db.execute("INSERT INTO conversations(key) VALUES (?)", (key,)).lastrowid
+                db.execute(
+                    "INSERT INTO conversation_fts(rowid, stems) VALUES (?, ?)", (rowid, " ".join(t for (t,) in texts))
+                )
+
+    @staticmethod
+    def _find_sittings(db: sqlite3.Connection, day: str) -> set[str]:
+        """Splits a day's chunks without a session into sittings, keyed day:<day>#<n>: turns in time
+        order, a new sitting after a pause of SITTING_GAP, or when someone new speaks once two people
+        are already talking (another conversation the same minute: a dialogue is between its people)."""
+        rows = db.execute("SELECT rowid, ts, id, speaker FROM chunks WHERE day = ? AND session IS NULL", (day,))
+        turns = natural_ties(sorted((_Turn(*r) for r in rows.fetchall()), key=lambda t: (t.ts, t.id)))
+        keys: set[str] = set()
+        number, speakers, last = 0, set(), None
+        for turn in turns:
+            at, speaker = datetime.fromisoformat(turn.ts), turn.speaker
+            if last is not None and (at - last > SITTING_GAP or (len(speakers) >= 2 and speaker not in speakers)):
+                number, speakers = number + 1, set()
+            speakers.add(speaker)
+            last = at
+            key = f"day:{day}#{number}"
+            keys.add(key)
+            db.execute("UPDATE chunks SET conversation = ? WHERE rowid = ?", (key, turn.rowid))
+        return keys
 
     def _drop_chunk(self, db: sqlite3.Connection, rowid: int) -> None:
         db.execute("DELETE FROM chunks WHERE rowid = ?", (rowid,))
@@ -565,20 +637,19 @@ class Index:
         return [(int(r), float(s)) for r, s in self.db.execute(sql, (match, limit))]
 
     def next_in_session(self, rowids: Sequence[int]) -> dict[int, int]:
-        """rowid -> the rowid of the turn that follows it in its session (the reply), where there is one.
+        """rowid -> the rowid of the turn that follows it in its conversation (the reply), where there is one.
 
         In memory order (time, then ids in natural order), so turns sharing a timestamp keep their
         order: "D1-2" comes before "D1-10"."""
         found: dict[int, int] = {}
-        turns: dict[tuple[str, str], list[int]] = {}
+        turns: dict[str, list[int]] = {}
+        keys = self.conversation_keys(rowids)
         for rowid in rowids:
-            row = self.db.execute("SELECT session, day FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
-            if row is None:
+            key = keys.get(rowid)
+            if key is None:
                 continue
-            key = ("session", row[0]) if row[0] is not None else ("day", row[1])  # no session: the day
             if key not in turns:
-                column = "session" if key[0] == "session" else "day"
-                rows = self.db.execute(f"SELECT rowid, ts, id FROM chunks WHERE {column} = ?", (key[1],)).fetchall()
+                rows = self.db.execute("SELECT rowid, ts, id FROM chunks WHERE conversation = ?", (key,)).fetchall()
                 ordered = natural_ties(
                     sorted((ChunkRef(r, "", i, ts, "", 0) for r, ts, i in rows), key=lambda ref: (ref.ts, ref.id))
                 )
@@ -589,21 +660,27 @@ class Index:
                 found[rowid] = order[position + 1]
         return found
 
-    def conversations(self, rowids: Sequence[int]) -> dict[str, list[int]]:
-        """The conversations the given chunks belong to, each with all its chunks' rowids: a chunk's
-        session, or its day when it has none (the tree's own grouping of what was said together)."""
-        keys: set[tuple[str, str]] = set()
+    def conversation_keys(self, rowids: Sequence[int]) -> dict[int, str]:
+        """rowid -> the key of the chunk's conversation: its session, or its sitting (_find_sittings)."""
+        found: dict[int, str] = {}
         for start in range(0, len(rowids), 500):
             batch = rowids[start : start + 500]
-            sql = f"SELECT session, day FROM chunks WHERE rowid IN ({','.join('?' * len(batch))})"
-            keys |= {("session", r[0]) if r[0] is not None else ("day", r[1]) for r in self.db.execute(sql, batch)}
-        found: dict[str, list[int]] = {}
-        for column, value in sorted(keys):
-            where = "session = ?" if column == "session" else "day = ? AND session IS NULL"
-            found[f"{column}:{value}"] = [
-                r[0] for r in self.db.execute(f"SELECT rowid FROM chunks WHERE {where}", (value,))
-            ]
+            sql = f"SELECT rowid, conversation FROM chunks WHERE rowid IN ({','.join('?' * len(batch))})"
+            found.update((int(r), str(k)) for r, k in self.db.execute(sql, batch) if k is not None)
         return found
+
+    def conversation_members(self, keys: Sequence[str]) -> dict[str, list[int]]:
+        """Each conversation key with all its chunks' rowids."""
+        sql = "SELECT rowid FROM chunks WHERE conversation = ?"
+        return {key: [int(r[0]) for r in self.db.execute(sql, (key,))] for key in keys}
+
+    def search_conversations(self, match: str, limit: int) -> list[tuple[str, float]]:
+        """(conversation key, score) by BM25 over each conversation's turns taken as one text, best first."""
+        sql = (
+            "SELECT c.key, -bm25(conversation_fts) FROM conversation_fts f JOIN conversations c ON c.rowid = f.rowid"
+            " WHERE conversation_fts MATCH ? ORDER BY bm25(conversation_fts) LIMIT ?"
+        )
+        return [(str(k), float(s)) for k, s in self.db.execute(sql, (match, limit))]
 
     def stems_of(self, rowids: Sequence[int]) -> dict[int, str]:
         """The ranking terms of each chunk, as indexed (space-separated stems)."""
@@ -621,6 +698,9 @@ class Index:
             row = self.db.execute("SELECT doc FROM chunk_vocab WHERE col = 'stems' AND term = ?", (term,)).fetchone()
             found[term] = int(row[0]) if row else 0
         return found
+
+    def conversation_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM conversations").fetchone()[0])
 
     def chunk_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])

@@ -2,10 +2,11 @@
 
 Recall searches every level through the derived index, then walks down: summary lines that
 match pass their score to the chunks they cite, a day whose summary matches lifts its matching
-chunks, and a conversation (a session, or a day) whose turns together match the question lifts its
-turns: evidence clusters, so the conversation is the unit a plain session search wins with among
-many distractors (_conversation_lift). The best chunks that fit are quoted verbatim, in time order, under a header
-per day, each labelled with its source id.
+chunks, and a conversation (a session, or a sitting) whose turns together match the question lifts
+its turns: evidence clusters, so the conversation is the unit a plain session search wins with
+among many distractors (_conversation_lift), the more so the more the question's best turns
+cluster in conversations beyond chance (_focus). The best chunks that fit are quoted verbatim,
+in time order, under a header per day, each labelled with its source id.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
 chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" matches
@@ -14,9 +15,8 @@ chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" 
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -43,10 +43,12 @@ REPLY_WEIGHT = 0.3  # ... scoring this share of the hit
 BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
 BRIDGE_TERMS = 6
 BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
-CONVERSATIONS_FROM = 60  # the conversations (sessions, or days) of this many best hits are ranked whole
+CONVERSATIONS_FROM = 60  # this many best conversations (sessions, or sittings: index.py) lift their turns
 CONVERSATIONS_WHOLE = 3  # ... and every turn of the best few is a candidate
 CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation's rank (README: How well it works)
-BM25_K1, BM25_B = 1.2, 0.75
+CONVERSATION_FOCUSED = 1.0  # ... up to this much when the question's best turns cluster in conversations (_focus)
+FOCUS_HITS = 20  # the best turns whose conversations tell how clustered the evidence is
+FOCUS_FROM, FOCUS_FULL = 0.1, 0.4  # the clustering at which the weight starts to grow, and is full
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
 
 
@@ -146,7 +148,7 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
-    for rowid, lift in _conversation_lift(index, chunk_hits, terms, scores).items():
+    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, chunk_hits)).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
@@ -160,40 +162,60 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
     return _pack(vault, query, budget, ranked, facts)
 
 
-def _conversation_lift(
-    index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str], scores: dict[int, float]
-) -> dict[int, float]:
+def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus: float) -> dict[int, float]:
     """What a conversation as a whole adds to its turns. Evidence clusters: the turns that answer a
-    question share a session (or a day) whose words, taken together, match the question better
+    question share a session (or a sitting: index.py) whose words, taken together, match the question better
     than any one turn does, and its other turns often hold the answer without the question's words
-    ("Got a favourite style?" - "Contemporary!"). So the conversations of the best hits are ranked
-    by BM25 over all their turns; every turn gains CONVERSATION_WEIGHT times its conversation's
-    share of the best score, and the turns of the best few become candidates at that score."""
-    conversations = index.conversations([rowid for rowid, _ in hits[:CONVERSATIONS_FROM]])
-    if not conversations:
+    ("Got a favourite style?" - "Contemporary!"). So conversations are ranked by BM25 over all their
+    turns as one text (the index keeps one per conversation), among every conversation of the
+    memory; a turn gains CONVERSATION_WEIGHT times its conversation's share of the best score, and
+    every turn of the best few becomes a candidate at that score."""
+    ranked = dict(index.search_conversations(match, CONVERSATIONS_FROM))
+    if not ranked:
         return {}
-    members = [rowid for rowids in conversations.values() for rowid in rowids]
-    words = {rowid: text.split() for rowid, text in index.stems_of(members).items()}
-    total = max(1, index.chunk_count())
-    weight = {t: math.log(1 + (total - df + 0.5) / (df + 0.5)) for t, df in index.document_frequency(terms).items()}
-    lengths = {key: sum(len(words.get(r, ())) for r in rowids) for key, rowids in conversations.items()}
-    average = sum(lengths.values()) / len(lengths) or 1.0
-    ranked: dict[str, float] = {}
-    for key, rowids in conversations.items():
-        counts = Counter(w for r in rowids for w in words.get(r, ()) if w in weight)
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[key] / average)
-        ranked[key] = math.fsum(weight[t] * n * (BM25_K1 + 1) / (n + norm) for t, n in sorted(counts.items()))
     best = max(ranked.values())
     if best <= 0:
         return {}
-    lift: dict[int, float] = {}
     leaders = sorted(ranked, key=lambda k: (-ranked[k], k))[:CONVERSATIONS_WHOLE]
-    for key, rowids in conversations.items():
-        share = CONVERSATION_WEIGHT * ranked[key] / best
-        for rowid in rowids:
-            if rowid in scores or key in leaders:
-                lift[rowid] = share
+    members = index.conversation_members(leaders)
+    of_candidate = index.conversation_keys(sorted(scores))
+    weight = CONVERSATION_WEIGHT + (CONVERSATION_FOCUSED - CONVERSATION_WEIGHT) * focus
+    lift: dict[int, float] = {}
+    for rowid, key in of_candidate.items():
+        if key in ranked:
+            lift[rowid] = weight * ranked[key] / best
+    for key in leaders:
+        for rowid in members[key]:
+            lift[rowid] = weight * ranked[key] / best
     return lift
+
+
+def _focus(index: Index, hits: Sequence[tuple[int, float]]) -> float:
+    """How much the question is about a conversation rather than a line of one, 0 to 1: whether its
+    best FOCUS_HITS turns cluster in fewer conversations than chance would put them in this memory
+    (_clustering), from FOCUS_FROM (no more than chance) to FOCUS_FULL. Turns of a talk about the
+    question's subject match it together (LoCoMo's "what did Mel paint after the camping trip?"), and
+    among many unrelated conversations whole ones answer it best, as a session search does; a fact
+    said once among daily chatter matches one turn a conversation, and within one long conversation
+    every question clusters by chance: there turn-level ranking finds the evidence best."""
+    best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
+    if not best:
+        return 0.0
+    keys = index.conversation_keys(best)
+    distinct = len({keys.get(rowid, str(rowid)) for rowid in best})
+    clustering = _clustering(distinct, len(best), index.conversation_count())
+    return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
+
+
+def _clustering(distinct: int, hits: int, conversations: int) -> float:
+    """How far hits fall in fewer distinct conversations than hits drawn at random from this many
+    equal conversations would (0: as chance, 1: all in one)."""
+    observed = 1.0 - distinct / hits
+    if conversations <= 1 or hits <= 1:
+        return 0.0
+    expected = conversations * (1.0 - (1.0 - 1.0 / conversations) ** hits)
+    chance = 1.0 - expected / hits
+    return max(0.0, (observed - chance) / (1.0 - chance))
 
 
 def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence[str]) -> dict[int, float]:
