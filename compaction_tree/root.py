@@ -9,6 +9,7 @@ never cut in half. No LLM is involved, and nothing about when it was built goes 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -553,14 +554,28 @@ def period_about(
     about this one), the most distinctive first."""
     by_key = {aliases.get(t.key, t.key): t for t in tallies.values()}
     counted = [(info, by_key[key]) for key, info in topics.items() if key in by_key]
+    totals = [t.chunks for _, t in counted]
+    on_day: dict[str, list[tuple[int, int]]] = defaultdict(list)  # day -> (topic, chunks): a period reads its days only
+    for i, (_, t) in enumerate(counted):
+        for day, n in t.days.items():
+            on_day[day].append((i, n))
+    days = sorted(on_day)
+
+    @functools.cache
+    def strength(i: int) -> float:
+        return weight(counted[i][0], active_days, langs, lead=False)
 
     def about(start: str, end: str, period_share: float) -> list[str]:
+        inside: Counter[int] = Counter()
+        for day in days[bisect.bisect_left(days, start) : bisect.bisect_right(days, end)]:
+            for i, n in on_day[day]:
+                inside[i] += n
         scored = []
-        for info, t in counted:
-            inside = sum(n for day, n in t.days.items() if start <= day <= end)
-            share = inside / t.chunks
-            if inside and share > period_share:
-                scored.append((-weight(info, active_days, langs, lead=False) * inside * share, info.key, info.name))
+        for i, n in inside.items():
+            share = n / totals[i]
+            if share > period_share:
+                info = counted[i][0]
+                scored.append((-strength(i) * n * share, info.key, info.name))
         return [name for _, _, name in sorted(scored)[:PERIOD_TOPICS]]
 
     return about
