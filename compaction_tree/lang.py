@@ -91,12 +91,30 @@ def _script(char: str) -> str:
 SPACELESS = frozenset({"ja", "zh", "ko"})  # a word of two characters is a full word ("復元", "서버")
 
 
+@lru_cache(maxsize=65536)
+def lemma(word: str, lang: str) -> str:
+    """The dictionary form of an inflected word ("creiamo" -> "creare", "factures" -> "facture"), by
+    simplemma, for the languages it covers; the word itself otherwise. English folds its plurals
+    elsewhere (text.word_form) and keeps its hand-tuned lists."""
+    if lang == "en" or not word.isalpha():
+        return word
+    try:
+        from simplemma import lemmatize
+    except ImportError:
+        return word
+    try:
+        return str(lemmatize(word, lang=lang)).casefold()
+    except ValueError:  # a language simplemma does not cover
+        return word
+
+
 def is_common(form: str, lang: str) -> bool:
-    """A word too common in lang to be a topic; a compound when all its parts are ("est-ce", "peux-tu").
-    A Korean word is a stem and its endings written as one ("있습니다" = 있 + 습니다), where wordfreq
-    counts the parts: it is common when both of some split are."""
+    """A word too common in lang to be a topic, or an inflection of one ("creiamo" of "creare"); a
+    compound when all its parts are ("est-ce", "peux-tu"). A Korean word is a stem and its endings
+    written as one ("있습니다" = 있 + 습니다), where wordfreq counts the parts: it is common when both
+    of some split are."""
     common = common_words(lang)
-    if form in common:
+    if form in common or (common and lemma(form, lang) in common):
         return True
     parts = [p for p in re.split(r"[-'’]", form) if p]
     if len(parts) > 1 and all(p in common for p in parts):
