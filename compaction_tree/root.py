@@ -266,13 +266,16 @@ def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",),
     spread = math.log(1 + max(active_days, days) / days)
     # judged in every language it was written in: "Como" in Portuguese chunks of a mostly English vault
     # and an inflected form is as common as its word ("esportiamo" as "esportare")
-    in_langs = tuple(sorted({*langs, *t.langs}))
-    rare = min(rarity(name, in_langs) for name in (t.name, t.plain) if name)
+    name = t.name
+    in_langs = langs if t.langs in ((), langs) else tuple(sorted({*langs, *t.langs}))
+    rare = rarity(name, in_langs)
+    if t.plain:
+        rare = min(rare, rarity(t.plain, in_langs))
     if t.kind in NAMED:
         rare = math.sqrt(rare)
     mentions = t.count if lead else 1.0
     kind = t.kind or "word"
-    if days < IDENTIFIER_DAYS and IDENTIFIER.search(t.name):
+    if days < IDENTIFIER_DAYS and is_identifier(name):
         # an identifier said on one day is a detail of that day's work (a config key, a variable): it
         # weighs as a word said once; one that recurs over days is what a project is called
         kind, mentions = "word", 1.0
@@ -282,6 +285,11 @@ def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",),
 NAMED = frozenset({"explicit", "name", "acronym", "tech"})
 IDENTIFIER = re.compile(r"_|\b[a-z]+[A-Z]|[A-Za-z]\d+[A-Za-z]")  # snake_case, camelCase, digits inside: a_1, v2beta
 IDENTIFIER_DAYS = 2  # days an identifier must come up on to lead
+
+
+@functools.lru_cache(maxsize=65536)
+def is_identifier(name: str) -> bool:
+    return IDENTIFIER.search(name) is not None
 
 
 LANGUAGE_SAMPLE = 400  # lines enough to tell which languages a vault is written in

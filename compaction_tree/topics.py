@@ -288,11 +288,13 @@ class Tally:
     @property
     def plain(self) -> str:
         """Its dictionary form when most of its mentions are an inflected form, else ""."""
-        return display_name(self.plains) if sum(self.plains.values()) * 2 > self.chunks else ""
+        return display_name(self.plains) if self.plains and sum(self.plains.values()) * 2 > self.chunks else ""
 
     @property
     def languages(self) -> tuple[str, ...]:
         """The languages of at least LANGUAGE_SHARE of the chunks mentioning it."""
+        if len(self.langs) < 2:
+            return tuple(self.langs)
         total = sum(self.langs.values())
         return tuple(sorted(lang for lang, n in self.langs.items() if n >= LANGUAGE_SHARE * total))
 
