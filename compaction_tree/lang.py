@@ -69,9 +69,21 @@ def detect(words: Sequence[str]) -> str:
         if written:  # these scripts name their language; ja and zh words are clauses wordfreq never saw whole
             votes[written] += MIN_VOTES
     best = max(votes.values(), default=0)
+    if best < MIN_VOTES and _mostly_other_script(words[:DETECT_TOKENS]):
+        # a short line in Cyrillic or Arabic script with few function words ("Получилось! Теперь ..."):
+        # the language whose vocabulary holds most of its words (loaded only for such a line)
+        votes = Counter({lang: sum(w in _frequencies(lang) for w in words[:DETECT_TOKENS]) for lang in WEB_LANGUAGES})
+        best = max(votes.values(), default=0)
     if best < MIN_VOTES or votes["en"] == best:  # a line of code or a short "ok, wow" says little
         return "en"
     return next(lang for lang in WEB_LANGUAGES if votes[lang] == best)
+
+
+def _mostly_other_script(words: Sequence[str]) -> bool:
+    """Most words are letters of a script other than Latin (and not Japanese, Chinese or Korean, which
+    name their language)."""
+    other = sum(1 for w in words if w[:1].isalpha() and _script(w[0]) != "LATIN" and not _written_in(w))
+    return other * 2 > len(words)
 
 
 def _written_in(word: str) -> str | None:
