@@ -14,6 +14,7 @@ other languages get the English lists only.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -87,6 +88,8 @@ def _mostly_other_script(words: Sequence[str]) -> bool:
 
 
 def _written_in(word: str) -> str | None:
+    if word.isascii():
+        return None
     scripts = {_script(c) for c in word}
     if scripts & {"HIRAGANA", "KATAKANA"}:
         return "ja"
@@ -213,7 +216,9 @@ def languages_of(texts: Sequence[str], share: float = 0.2) -> tuple[str, ...]:
     topic names are measured against."""
     from .text import WORD, fold
 
-    votes = Counter(detect([fold(m.group()) for m in WORD.finditer(text)][:DETECT_TOKENS]) for text in texts)
+    votes = Counter(
+        detect([fold(m.group()) for m in itertools.islice(WORD.finditer(text), DETECT_TOKENS)]) for text in texts
+    )
     total = sum(votes.values())
     found = sorted(lang for lang, n in votes.items() if total and n >= share * total)
     return tuple(found) or ("en",)

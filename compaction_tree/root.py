@@ -293,14 +293,16 @@ def is_identifier(name: str) -> bool:
 
 
 LANGUAGE_SAMPLE = 400  # lines enough to tell which languages a vault is written in
+LANGUAGE_PREFIX = 2000  # characters: enough for lang.DETECT_TOKENS words
 
 
 def chunk_languages(index: Index) -> tuple[str, ...]:
     """The languages of the vault's chunks, from an even sample of them (a summary's lines are partly
     memtree's own English)."""
     (total,) = index.db.execute("SELECT count(*) FROM chunks").fetchone()
-    step = max(1, total // LANGUAGE_SAMPLE)
-    texts = [text for (text,) in index.db.execute("SELECT text FROM chunks WHERE rowid % ? = 0", (step,))]
+    step = max(1, -(-total // LANGUAGE_SAMPLE))  # at most LANGUAGE_SAMPLE of them
+    sql = "SELECT substr(text, 1, ?) FROM chunks WHERE rowid % ? = 0"  # its opening tells a chunk's language
+    texts = [text for (text,) in index.db.execute(sql, (LANGUAGE_PREFIX, step))]
     return languages_of(texts)
 
 
