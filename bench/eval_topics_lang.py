@@ -1,11 +1,13 @@
 """ROOT.md's top 15 topics per language, and whether any is a stopword (issue 25: none may be).
 
-Vaults: the Italian and Korean conversations of tests/test_languages.py (the project's own text), and
+Vaults: the conversations of tests/test_languages.py (the project's own text: Italian, Korean, German,
+Spanish, French, Japanese), and
 real English Claude Code transcripts (bench/real_exports.py's spotter fixtures: --dir FOLDER holding
 them, since the repository has no licence and they are not copied here). Each set is imported into a
 scratch vault, compacted, and ROOT.md's topics are read in its order (active, inactive, also mentioned).
 The stopword check is stopwordsiso's lists (a dev extra), independent of the wordfreq frequencies
-memtree itself uses.
+memtree itself uses. Also counted: identifiers (snake_case, camelCase, digits inside) and inflected
+forms (a word whose simplemma dictionary form is another word: "esportiamo", also plurals).
 
     .venv/bin/python bench/eval_topics_lang.py [--dir FOLDER_OF_CLAUDE_CODE_JSONL]
 """
@@ -27,6 +29,9 @@ sys.path.insert(0, str(HERE.parents[1] / "tests"))
 
 import stopwordsiso  # noqa: E402
 from test_languages import CONVOS  # noqa: E402
+
+from compaction_tree.lang import lemma  # noqa: E402
+from compaction_tree.root import IDENTIFIER  # noqa: E402
 
 TOP = 15
 
@@ -65,13 +70,17 @@ def stopwords_in(topics: list[str], lang: str) -> list[str]:
     return [t for t in topics if t.casefold() in words]
 
 
+def inflected(topics: list[str], lang: str) -> list[str]:
+    return [t for t in topics if any(lemma(w.casefold(), lang) != w.casefold() for w in t.split())]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, help="a folder of Claude Code transcripts (.jsonl)")
     args = parser.parse_args()
     sets: list[tuple[str, str, list[Path]]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for lang in ("it", "ko"):
+        for lang in sorted(CONVOS):
             path = Path(tmp) / f"{lang}.jsonl"
             path.write_text(jsonl_of(CONVOS[lang]), encoding="utf-8")
             sets.append((lang, lang, [path]))
@@ -84,6 +93,8 @@ def main() -> None:
             bad = stopwords_in(topics, lang)
             print(f"{name}: {', '.join(topics)}")
             print(f"  stopwords (stopwordsiso {lang}+en): {', '.join(bad) or 'none'}")
+            print(f"  identifiers: {', '.join(t for t in topics if IDENTIFIER.search(t)) or 'none'}")
+            print(f"  inflected: {', '.join(inflected(topics, lang)) or 'none'}")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ from compaction_tree.summary import Bullet, Summary
 from compaction_tree.vault import Vault
 
 LATER = datetime(2100, 1, 1, tzinfo=UTC)  # every day of the files is closed by then
-TOPIC_LINE = re.compile(r"^- \*\*(.+?)\*\*", re.MULTILINE)  # a ROOT.md topic entry
+TOPIC_LINE = re.compile(r"^- \*\*(.+?)\*\*", re.MULTILINE)  # a ROOT.md entry (a topic, or a standing fact's subject)
+SECTION = re.compile(r"^## (.+)\n((?:.+\n?)*)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def summaries(paths: list[Path], as_added: bool, show: bool) -> tuple[int, int, 
                 print(text.split("\n---\n", 1)[-1])
         print(f"all | {totals[0]}/{totals[1]} | {totals[2]} | {totals[3]}")
         root = (vault.root / "ROOT.md").read_text(encoding="utf-8")
-        print(f"\nROOT.md top 15 topics: {', '.join(TOPIC_LINE.findall(root)[:15])}")
+        print(f"\nROOT.md top 15 topics: {', '.join(root_topics(root)[:15])}")
         print("\nfile | session | its request in the summary | summary lines citing it | of them narration")
         for name, session in sorted({(c.file, c.session) for c in stored.values() if _request(c)}):
             mine = [b for _, bullets in cited for b in bullets if _cites(b, stored, session)]
@@ -195,6 +196,18 @@ def summaries(paths: list[Path], as_added: bool, show: bool) -> tuple[int, int, 
             narration = sum(1 for b in mine if _narration(b, stored))
             print(f"{name[:44]} | {session[:8]} | {'yes' if asked else 'NO'} | {len(mine)} | {narration}")
         return totals[0], totals[1], totals[2], totals[3]
+
+
+def root_topics(root: str) -> list[str]:
+    """ROOT.md's topics in its order: active and inactive entries, then the names of the tail (not the
+    standing facts' subjects, which are entries too)."""
+    found: list[str] = []
+    for title, body in SECTION.findall(root):
+        if title.startswith(("Active topics", "Inactive topics")):
+            found += TOPIC_LINE.findall(body)
+        elif title == "Also mentioned":
+            found += [n for n in re.sub(r",? and \d+ more.*$", "", body.strip()).split(", ") if n]
+    return found
 
 
 def lines_of(summary: Summary) -> list[Bullet]:

@@ -14,6 +14,7 @@ other languages get the English lists only.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -69,12 +70,26 @@ def detect(words: Sequence[str]) -> str:
         if written:  # these scripts name their language; ja and zh words are clauses wordfreq never saw whole
             votes[written] += MIN_VOTES
     best = max(votes.values(), default=0)
+    if best < MIN_VOTES and _mostly_other_script(words[:DETECT_TOKENS]):
+        # a short line in Cyrillic or Arabic script with few function words ("Получилось! Теперь ..."):
+        # the language whose vocabulary holds most of its words (loaded only for such a line)
+        votes = Counter({lang: sum(w in _frequencies(lang) for w in words[:DETECT_TOKENS]) for lang in WEB_LANGUAGES})
+        best = max(votes.values(), default=0)
     if best < MIN_VOTES or votes["en"] == best:  # a line of code or a short "ok, wow" says little
         return "en"
     return next(lang for lang in WEB_LANGUAGES if votes[lang] == best)
 
 
+def _mostly_other_script(words: Sequence[str]) -> bool:
+    """Most words are letters of a script other than Latin (and not Japanese, Chinese or Korean, which
+    name their language)."""
+    other = sum(1 for w in words if w[:1].isalpha() and _script(w[0]) != "LATIN" and not _written_in(w))
+    return other * 2 > len(words)
+
+
 def _written_in(word: str) -> str | None:
+    if word.isascii():
+        return None
     scripts = {_script(c) for c in word}
     if scripts & {"HIRAGANA", "KATAKANA"}:
         return "ja"
@@ -91,12 +106,30 @@ def _script(char: str) -> str:
 SPACELESS = frozenset({"ja", "zh", "ko"})  # a word of two characters is a full word ("復元", "서버")
 
 
+@lru_cache(maxsize=65536)
+def lemma(word: str, lang: str) -> str:
+    """The dictionary form of an inflected word ("creiamo" -> "creare", "factures" -> "facture"), by
+    simplemma, for the languages it covers; the word itself otherwise. English folds its plurals
+    elsewhere (text.word_form) and keeps its hand-tuned lists."""
+    if lang == "en" or not word.isalpha():
+        return word
+    try:
+        from simplemma import lemmatize
+    except ImportError:
+        return word
+    try:
+        return str(lemmatize(word, lang=lang)).casefold()
+    except ValueError:  # a language simplemma does not cover
+        return word
+
+
 def is_common(form: str, lang: str) -> bool:
-    """A word too common in lang to be a topic; a compound when all its parts are ("est-ce", "peux-tu").
-    A Korean word is a stem and its endings written as one ("있습니다" = 있 + 습니다), where wordfreq
-    counts the parts: it is common when both of some split are."""
+    """A word too common in lang to be a topic, or an inflection of one ("creiamo" of "creare"); a
+    compound when all its parts are ("est-ce", "peux-tu"). A Korean word is a stem and its endings
+    written as one ("있습니다" = 있 + 습니다), where wordfreq counts the parts: it is common when both
+    of some split are."""
     common = common_words(lang)
-    if form in common:
+    if form in common or (common and lemma(form, lang) in common):
         return True
     parts = [p for p in re.split(r"[-'’]", form) if p]
     if len(parts) > 1 and all(p in common for p in parts):
@@ -183,7 +216,9 @@ def languages_of(texts: Sequence[str], share: float = 0.2) -> tuple[str, ...]:
     topic names are measured against."""
     from .text import WORD, fold
 
-    votes = Counter(detect([fold(m.group()) for m in WORD.finditer(text)][:DETECT_TOKENS]) for text in texts)
+    votes = Counter(
+        detect([fold(m.group()) for m in itertools.islice(WORD.finditer(text), DETECT_TOKENS)]) for text in texts
+    )
     total = sum(votes.values())
     found = sorted(lang for lang, n in votes.items() if total and n >= share * total)
     return tuple(found) or ("en",)

@@ -66,6 +66,8 @@ class TopicInfo:
     gist: str | None = None
     days: int = 0  # distinct days it was mentioned on (0: not measured)
     kind: str = ""  # the candidate kind when counted in every chunk ("": from the summaries' figures)
+    langs: tuple[str, ...] = ()  # the languages of the chunks it was counted in
+    plain: str = ""  # its dictionary form when it is mostly an inflected form ("esportiamo": "esportare")
 
     @property
     def name(self) -> str:
@@ -207,7 +209,7 @@ def add_tallies(
             continue
         info = topics.setdefault(key, TopicInfo(key))
         info.names = Counter(t.surfaces)
-        info.count, info.days, info.kind = t.chunks, len(t.days), t.kind
+        info.count, info.days, info.kind, info.langs, info.plain = t.chunks, len(t.days), t.kind, t.languages, t.plain
         info.first, info.last = min(t.days), max(t.days)
         info.links = [f"daily/{info.last}.md" if info.last in summary_days else f"raw/{info.last.replace('-', '/')}"]
 
@@ -233,7 +235,17 @@ KEPT_MIN = 2000
 
 
 def _info(t: Tally) -> TopicInfo:
-    return TopicInfo(t.key, Counter(t.surfaces), t.chunks, min(t.days), max(t.days), days=len(t.days), kind=t.kind)
+    return TopicInfo(
+        t.key,
+        Counter(t.surfaces),
+        t.chunks,
+        min(t.days),
+        max(t.days),
+        days=len(t.days),
+        kind=t.kind,
+        langs=t.languages,
+        plain=t.plain,
+    )
 
 
 FULL_ENTRIES = 10  # active topics that get a gist when the budget allows
@@ -253,17 +265,46 @@ def weight(t: TopicInfo, active_days: int = 0, langs: tuple[str, ...] = ("en",),
     often a template repeats another (a busy project says the same names every day)."""
     days = t.days or min(t.count, active_days) or 1
     spread = math.log(1 + max(active_days, days) / days)
-    rare = rarity(t.name, langs)
+    # judged in every language it was written in: "Como" in Portuguese chunks of a mostly English vault
+    # and an inflected form is as common as its word ("esportiamo" as "esportare")
+    name = t.name
+    in_langs = langs if t.langs in ((), langs) else tuple(sorted({*langs, *t.langs}))
+    rare = rarity(name, in_langs)
+    if t.plain:
+        rare = min(rare, rarity(t.plain, in_langs))
     if t.kind in NAMED:
         rare = math.sqrt(rare)
     mentions = t.count if lead else 1.0
-    return kind_weight(t.kind or "word") * rare * mentions * spread
+    kind = t.kind or "word"
+    if days < IDENTIFIER_DAYS and is_identifier(name):
+        # an identifier said on one day is a detail of that day's work (a config key, a variable): it
+        # weighs as a word said once; one that recurs over days is what a project is called
+        kind, mentions = "word", 1.0
+    return kind_weight(kind) * rare * mentions * spread
 
 
 NAMED = frozenset({"explicit", "name", "acronym", "tech"})
+IDENTIFIER = re.compile(r"_|\b[a-z]+[A-Z]|[A-Za-z]\d+[A-Za-z]")  # snake_case, camelCase, digits inside: a_1, v2beta
+IDENTIFIER_DAYS = 2  # days an identifier must come up on to lead
+
+
+@functools.lru_cache(maxsize=65536)
+def is_identifier(name: str) -> bool:
+    return IDENTIFIER.search(name) is not None
 
 
 LANGUAGE_SAMPLE = 400  # lines enough to tell which languages a vault is written in
+LANGUAGE_PREFIX = 2000  # characters: enough for lang.DETECT_TOKENS words
+
+
+def chunk_languages(index: Index) -> tuple[str, ...]:
+    """The languages of the vault's chunks, from an even sample of them (a summary's lines are partly
+    memtree's own English)."""
+    (total,) = index.db.execute("SELECT count(*) FROM chunks").fetchone()
+    step = max(1, -(-total // LANGUAGE_SAMPLE))  # at most LANGUAGE_SAMPLE of them
+    sql = "SELECT substr(text, 1, ?) FROM chunks WHERE rowid % ? = 0"  # its opening tells a chunk's language
+    texts = [text for (text,) in index.db.execute(sql, (LANGUAGE_PREFIX, step))]
+    return languages_of(texts)
 
 
 def vault_languages(cover: Cover) -> tuple[str, ...]:
@@ -382,6 +423,7 @@ class RootInputs:
     active_days: int = 0  # days with chunks
     tallies: Mapping[str, Tally] | None = None  # the topics of every chunk ROOT.md may name (keep_for_root)
     rejected: frozenset[str] = frozenset()  # summary topics below the floor
+    langs: tuple[str, ...] = ()  # the languages of the vault's chunks (); from the summaries when not given
 
 
 def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mapping[str, str]) -> str:
@@ -390,7 +432,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     rows = inputs.rows
     cover = finest_cover(inputs.summaries, rows)
     first, last, chunk_count = inputs.first, inputs.last, inputs.chunks
-    langs = vault_languages(cover)
+    langs = inputs.langs or vault_languages(cover)
     topics = collect_topics(cover, inputs.summaries, aliases, inputs.tallies, inputs.summary_days, inputs.rejected)
     if inputs.measure is not None:
         rank = functools.partial(weight, active_days=inputs.active_days, langs=langs)
@@ -601,7 +643,7 @@ def _timeline(cover: Cover, about: Callable[[str, str, float], list[str]] | None
     return [text for _, text in lines[:MAX_TIMELINE]]
 
 
-ROOT_VERSION = "root-4"  # bump when the rendering changes: it is part of ROOT.md's input hash
+ROOT_VERSION = "root-5"  # bump when the rendering changes: it is part of ROOT.md's input hash
 
 
 def _covered_days(paths: Sequence[str]) -> set[str]:
@@ -662,7 +704,7 @@ def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: 
 
     daily = frozenset(s.period for s in summaries if s.level == "daily")
     active_days = index.day_count()
-    langs = vault_languages(finest_cover(summaries, rows))
+    langs = chunk_languages(index)
     summary_keys = frozenset(topic_key(t.name) for s in summaries for t in s.draft.topics)
     budget = config.budgets.root
     tallies, rejected = cached_tallies(
@@ -672,7 +714,7 @@ def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: 
         salt=sha256_hex(canonical_json([budget, list(langs), sorted(summary_keys)])),
     )
     return RootInputs(
-        summaries, rows, count, first, last, facts, fingerprint, measure, daily, active_days, tallies, rejected
+        summaries, rows, count, first, last, facts, fingerprint, measure, daily, active_days, tallies, rejected, langs
     )
 
 

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from .index import Index
-from .topics import Tally, candidates, tally_counts
+from .topics import Tally, TallyCount, candidates, tally_counts
 from .vault import DERIVED, Vault, atomic_write
 
-TALLY_VERSION = "tally-1"  # bump when candidates() or the floor change what a day's tally holds
+TALLY_VERSION = "tally-2"  # bump when candidates() or the floor change what a day's tally holds
 BY_DAY = f"{DERIVED}/topic-tally.json"
 KEPT = f"{DERIVED}/topic-tally-kept.json"
 
-Rows = list[list[Any]]  # [key, surface, kind, chunks]
+Rows = list[list[Any]]  # [key, surface, kind, language, dictionary form, chunks]
 
 
 def day_digests(index: Index) -> dict[str, str]:
@@ -64,25 +64,31 @@ def cached_tallies(vault: Vault, index: Index, keep: Callable[[dict[str, Tally]]
 
 
 def _day_rows(index: Index, day: str) -> Rows:
-    counted: Counter[tuple[str, str, str]] = Counter()
+    counted: Counter[tuple[str, str, str, str, str]] = Counter()
     for row in index.chunks("day = ?", (day,)):
         for c in candidates(row.text, row.topics):
-            counted[(c.key, c.surface, c.kind)] += 1
-    return [[key, surface, kind, n] for (key, surface, kind), n in sorted(counted.items())]
+            counted[(c.key, c.surface, c.kind, c.lang, c.plain)] += 1
+    return [[*fields, n] for fields, n in sorted(counted.items())]
 
 
-def _replay(days: Mapping[str, Mapping[str, Any]]) -> Iterable[tuple[str, str, str, str, int]]:
+def _replay(days: Mapping[str, Mapping[str, Any]]) -> Iterable[TallyCount]:
     for day in sorted(days):
-        for key, surface, kind, n in days[day]["rows"]:
-            yield day, key, surface, kind, n
+        for key, surface, kind, lang, plain, n in days[day]["rows"]:
+            yield day, key, surface, kind, lang, plain, n
 
 
 def _encode(tallies: Mapping[str, Tally]) -> dict[str, Any]:
-    return {k: [t.kind, dict(sorted(t.surfaces.items())), dict(sorted(t.days.items()))] for k, t in tallies.items()}
+    return {
+        k: [t.kind, *(dict(sorted(c.items())) for c in (t.surfaces, t.days, t.langs, t.plains))]
+        for k, t in tallies.items()
+    }
 
 
 def _decode(data: Mapping[str, Any]) -> dict[str, Tally]:
-    return {k: Tally(k, Counter(surfaces), kind, Counter(days)) for k, (kind, surfaces, days) in data.items()}
+    return {
+        k: Tally(k, Counter(surfaces), kind, Counter(days), Counter(langs), Counter(plains))
+        for k, (kind, surfaces, days, langs, plains) in data.items()
+    }
 
 
 def _read(vault: Vault, relative: str) -> dict[str, Any]:

@@ -13,11 +13,21 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from .lang import DETECT_TOKENS, SPACELESS, detect, is_common, languages_of, rarity, script_runs, without_particle
+from .lang import (
+    DETECT_TOKENS,
+    SPACELESS,
+    detect,
+    is_common,
+    languages_of,
+    lemma,
+    rarity,
+    script_runs,
+    without_particle,
+)
 from .summary import TopicStat
 from .text import STOPWORDS, WORD, bounded, content_tokens, fold, word_form
 
@@ -118,6 +128,7 @@ class Candidate:
     surface: str  # the spelling as it appeared
     kind: str  # explicit, name, acronym, tech, pair, initial (a capitalized word opening a sentence), word
     lang: str = "en"  # the chunk's language
+    plain: str = ""  # a word's or pair's dictionary form when it is inflected ("esportiamo": "esportare")
 
 
 def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
@@ -127,7 +138,13 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
     def put(surface: str, kind: str) -> None:
         key = topic_key(surface)
         if key and (key not in found or _KIND_WEIGHT[kind] > _KIND_WEIGHT[found[key].kind]):
-            found[key] = Candidate(key, surface, kind, lang)
+            found[key] = Candidate(key, surface, kind, lang, plain_form(surface, kind))
+
+    def plain_form(surface: str, kind: str) -> str:
+        if kind not in ("word", "pair", "initial") or lang == "en":
+            return ""
+        plain = " ".join(lemma(w.casefold(), lang) for w in surface.split())
+        return plain if plain != surface.casefold() else ""
 
     def put_name(run: list[str], opens_sentence: bool = False) -> None:
         # a run of capitalized words names something unless every word is generic ("Thanks", "Wow Great");
@@ -209,11 +226,14 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
     kinds: dict[str, str] = {}
     langs: dict[str, Counter[str]] = defaultdict(Counter)
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    plains: dict[str, str] = {}
     lowercase: set[str] = set()  # keys also written in lower case inside a sentence
     for chunk in per_chunk:
         for c in chunk:
             df[c.key] += 1
             surfaces[c.key][c.surface] += 1
+            if c.plain:
+                plains.setdefault(c.key, c.plain)
             langs[c.key][c.lang] += 1
             if _KIND_WEIGHT[c.kind] > _KIND_WEIGHT.get(kinds.get(c.key, "word"), 0) or c.key not in kinds:
                 kinds[c.key] = c.kind
@@ -230,7 +250,9 @@ def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tu
             continue
         # how distinctive, not how frequent: "photo" on every other line names nothing, "Luna" twice does;
         # a topic given explicitly is the user's own label, taken as it is
-        rare = 1.0 if kind == "explicit" else rarity(display_name(surfaces[key]), (display_name(langs[key]),))
+        # an inflected form is as common as its word: "creiamo" as "creare"
+        names = (display_name(surfaces[key]), plains.get(key, ""))
+        rare = 1.0 if kind == "explicit" else min(rarity(n, (display_name(langs[key]),)) for n in names if n)
         scored.append((-(count * _KIND_WEIGHT[kind] * rare), key))
     scored.sort()
     chosen: list[str] = []
@@ -256,28 +278,49 @@ class Tally:
     surfaces: Counter[str]
     kind: str
     days: Counter[str]
+    langs: Counter[str] = field(default_factory=Counter)  # chunks mentioning it, by their language
+    plains: Counter[str] = field(default_factory=Counter)  # chunks where it was an inflected form, by dictionary form
 
     @property
     def chunks(self) -> int:
         return sum(self.days.values())
 
     @property
+    def plain(self) -> str:
+        """Its dictionary form when most of its mentions are an inflected form, else ""."""
+        return display_name(self.plains) if self.plains and sum(self.plains.values()) * 2 > self.chunks else ""
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages of at least LANGUAGE_SHARE of the chunks mentioning it."""
+        if len(self.langs) < 2:
+            return tuple(self.langs)
+        total = sum(self.langs.values())
+        return tuple(sorted(lang for lang, n in self.langs.items() if n >= LANGUAGE_SHARE * total))
+
+    @property
     def name(self) -> str:
         return display_name(self.surfaces)
+
+
+LANGUAGE_SHARE = 0.2
 
 
 def tally(dated: Iterable[tuple[str, Sequence[Candidate]]]) -> dict[str, Tally]:
     """Every candidate of (day, candidates of one chunk) pairs, by key. A key is the strongest kind it
     was seen as, except that a capital only ever seen opening a sentence while the word is also
     written in lower case is a word ("Request ..." and "the request")."""
-    return tally_counts((day, c.key, c.surface, c.kind, 1) for day, chunk in dated for c in chunk)
+    return tally_counts((day, c.key, c.surface, c.kind, c.lang, c.plain, 1) for day, chunk in dated for c in chunk)
 
 
-def tally_counts(counts: Iterable[tuple[str, str, str, str, int]]) -> dict[str, Tally]:
-    """tally() from (day, key, surface, kind, chunks) counts."""
+TallyCount = tuple[str, str, str, str, str, str, int]  # day, key, surface, kind, language, dictionary form, chunks
+
+
+def tally_counts(counts: Iterable[TallyCount]) -> dict[str, Tally]:
+    """tally() from counts."""
     found: dict[str, Tally] = {}
     lowercase: set[str] = set()
-    for day, key, surface, kind, n in counts:
+    for day, key, surface, kind, lang, plain, n in counts:
         t = found.get(key)
         if t is None:
             t = found[key] = Tally(key, Counter(), kind, Counter())
@@ -285,6 +328,9 @@ def tally_counts(counts: Iterable[tuple[str, str, str, str, int]]) -> dict[str, 
             t.kind = kind
         t.surfaces[surface] += n
         t.days[day] += n
+        t.langs[lang] += n
+        if plain:
+            t.plains[plain] += n
         if kind in ("word", "pair") and surface.islower():
             lowercase.add(key)
     for key in lowercase:

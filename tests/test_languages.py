@@ -46,6 +46,22 @@ CONVOS = {
         "Perfecto, ahora funciona el despliegue. ¿Cómo puedo ver los logs de la aplicación en Heroku?",
         "Con el comando heroku logs --tail puedes ver los logs de la aplicación en tiempo real.",
     ],
+    "pt": [
+        "Oi! Como eu faço o backup do banco de dados do meu servidor Nextcloud?",
+        "Como o Nextcloud usa MariaDB, você pode usar o mysqldump. Primeiro coloque o Nextcloud em modo de manutenção.",
+        "Fiz o backup, mas o arquivo ficou enorme. Como posso comprimir o backup?",
+        "Use o gzip junto com o mysqldump. Assim o backup do Nextcloud fica bem menor e você pode guardar mais cópias.",
+        "Funcionou! Como agendamos o backup para rodar toda noite?",
+        "Com um cron no servidor: o script coloca o Nextcloud em manutenção, faz o backup com mysqldump e gzip e depois volta.",
+    ],
+    "ru": [
+        "Привет! Как настроить резервное копирование базы данных PostgreSQL на сервере?",
+        "Можно использовать pg_dump. Как часто нужно делать резервные копии базы?",
+        "Каждую ночь. Но скрипт резервного копирования падает с ошибкой доступа.",
+        "Это из-за прав пользователя. Дайте пользователю права на чтение базы, и резервное копирование заработает.",
+        "Получилось! Теперь резервные копии занимают много места на сервере.",
+        "Сжимайте их через gzip и храните копии только за последние две недели.",
+    ],
     "fr": [
         "Bonjour ! Peux-tu m'aider à écrire des tests pour mon API de réservation ?",
         "Bien sûr. Nous pouvons utiliser pytest avec des fixtures pour créer les réservations de test.",
@@ -70,6 +86,8 @@ EXPECTED = {  # subjects of each conversation that must come out as topics
     "de": {"Rechnungen", "Datenbank", "Cronjob"},
     "es": {"despliegue", "Procfile", "migraciones"},
     "fr": {"réservation", "test"},
+    "pt": {"backup", "Nextcloud", "mysqldump"},
+    "ru": {"pg_dump", "PostgreSQL", "резервное копирование"},
     "ja": {"バックアップ", "復元", "pg_dump"},
 }
 
@@ -83,7 +101,7 @@ def test_topics_are_subjects_not_function_words(lang: str) -> None:
         if lang not in ("ja", "ko"):  # wordfreq's Japanese and Korean words are morphemes: checked by EXPECTED
             assert any(zipf_frequency(w, lang) < COMMON_ZIPF for w in name.split()), (name, names)
         assert "ITMACOS" not in name and "Users" not in name  # a pasted Windows path
-        assert name not in ("a_1", "있습니다", "이렇게", "Vuoi che", "Puoi", "Ora", "Est-ce", "Peux-tu"), names
+        assert name not in ("a_1", "있습니다", "이렇게", "Vuoi che", "Puoi", "Ora", "Est-ce", "Peux-tu", "Como"), names
 
 
 def test_an_english_chunk_keeps_its_own_lists() -> None:

@@ -12,7 +12,7 @@ from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.ingest import add
 from compaction_tree.markdown import render_body
-from compaction_tree.root import ROOT_FILE, TopicInfo, weight, worth_naming
+from compaction_tree.root import ROOT_FILE, TopicInfo, _info, weight, worth_naming
 from compaction_tree.summary import Draft, SummarizerIdentity, Summary, TopicStat
 from compaction_tree.topic_cache import BY_DAY, KEPT
 from compaction_tree.topics import Tally, candidates, merge_topics, rank_topics, tally
@@ -63,10 +63,10 @@ def test_memtree_add_does_not_load_word_frequencies(vault: Vault) -> None:
         "import sys\nfrom compaction_tree.cli import main\n"
         f"sys.argv = ['memtree', '--vault', {str(vault.root)!r}, 'add', 'We chose Kafka for the event bus.']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "sys.stderr.write('WORDFREQ=' + str('wordfreq' in sys.modules))\n"
+        "sys.stderr.write('LOADED=' + str({'wordfreq', 'simplemma'} & set(sys.modules)))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert "WORDFREQ=False" in proc.stderr, proc.stderr
+    assert "LOADED=set()" in proc.stderr, proc.stderr
 
 
 def test_a_gist_says_something_about_its_topic(vault: Vault) -> None:
@@ -179,3 +179,32 @@ def test_a_topic_root_leaves_out_is_still_known(vault: Vault) -> None:
     root = memory.root()
     missing = [f"Topic{n}" for n in range(100) if f"Topic{n}," not in root and f"**Topic{n}**" not in root]
     assert missing and all(memory.know(name).known for name in missing[:10])
+
+
+def test_a_word_common_in_the_language_it_was_written_in_does_not_lead_an_english_vault() -> None:
+    """ "toque" is rare in English and common in Portuguese: judged in the language of its chunks."""
+    lines = [(f"2026-03-0{d}", "O toque do sensor não funciona. Como resolvo o toque?") for d in range(1, 5)]
+    lines += [(f"2026-03-0{d}", "We moved the event bus to Kafka today.") for d in range(5, 7)]
+    tallies = _tallies(lines)
+    assert tallies["toque"].languages == ("pt",)
+    infos = {key: _info(tallies[key]) for key in ("toque", "kafka")}
+    assert weight(infos["kafka"], 6, ("en",)) > weight(infos["toque"], 6, ("en",))
+
+
+def test_an_inflected_word_is_as_common_as_its_dictionary_form() -> None:
+    text = "Creiamo la tabella delle fatture, poi esportiamo il riepilogo. Esportiamo anche le fatture."
+    found = {c.key: c for c in candidates(text)}
+    assert "creiamo" not in found  # "creare" is among the commonest Italian words
+    assert found["esportiamo"].plain == "esportare"
+    assert found["riepilogo"].lang == "it"
+
+
+def test_an_identifier_of_one_day_does_not_lead_but_one_of_many_days_does() -> None:
+    key = TopicInfo("commit signing gpg", count=12, days=1, kind="tech")
+    key.names["commit_signing_gpg"] += 1
+    name = TopicInfo("fablehouse", count=4, days=3, kind="name")
+    name.names["Fablehouse"] += 1
+    project = TopicInfo("tidepool api", count=12, days=6, kind="tech")
+    project.names["tidepool_api"] += 1
+    assert weight(name, 30) > weight(key, 30)
+    assert weight(project, 30) > weight(name, 30)
