@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .index import Index
-from .topics import Tally, TallyCount, candidates, tally_counts
+from .topics import KINDS, Tally, TallyCount, candidates, tally_counts
 from .vault import DERIVED, Vault, atomic_write
 
 TALLY_VERSION = "tally-2"  # bump when candidates() or the floor change what a day's tally holds
@@ -46,21 +46,33 @@ def cached_tallies(vault: Vault, index: Index, keep: Callable[[dict[str, Tally]]
     digests = day_digests(index)
     whole = hashlib.sha256(json.dumps([TALLY_VERSION, salt, sorted(digests.items())]).encode()).hexdigest()
     kept = _read(vault, KEPT)
-    if kept.get("digest") == whole and isinstance(kept.get("tallies"), dict):
-        with contextlib.suppress(ValueError, TypeError, KeyError):
-            return _decode(kept["tallies"]), frozenset(str(k) for k in kept["rejected"])
+    if kept.get("digest") == whole:
+        decoded = _decode(kept.get("tallies"))
+        if decoded is not None and isinstance(kept.get("rejected"), list):
+            return decoded, frozenset(str(k) for k in kept["rejected"])
     stored = _read(vault, BY_DAY)
     days = stored.get("days", {}) if stored.get("version") == TALLY_VERSION else {}
-    fresh: dict[str, dict[str, Any]] = {}
+    try:
+        fresh = _recounted(index, digests, days if isinstance(days, dict) else {})
+        tallies = tally_counts(_replay(fresh))
+    except (_Damaged, TypeError):  # TypeError: a row holds what cannot be a key
+        fresh = _recounted(index, digests, {})
+        tallies = tally_counts(_replay(fresh))
+    _write(vault, BY_DAY, {"version": TALLY_VERSION, "days": fresh})
+    result, rejected = keep(tallies)
+    _write(vault, KEPT, {"digest": whole, "tallies": _encode(result), "rejected": sorted(rejected)})
+    return result, rejected
+
+
+def _recounted(index: Index, digests: Mapping[str, str], days: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each day's tally: the stored one while its digest matches, else counted again."""
+    fresh = {}
     for day, digest in digests.items():
         entry = days.get(day)
         if not (isinstance(entry, dict) and entry.get("digest") == digest and isinstance(entry.get("rows"), list)):
             entry = {"digest": digest, "rows": _day_rows(index, day)}
         fresh[day] = entry
-    _write(vault, BY_DAY, {"version": TALLY_VERSION, "days": fresh})
-    result, rejected = keep(tally_counts(_replay(fresh)))
-    _write(vault, KEPT, {"digest": whole, "tallies": _encode(result), "rejected": sorted(rejected)})
-    return result, rejected
+    return fresh
 
 
 def _day_rows(index: Index, day: str) -> Rows:
@@ -71,9 +83,19 @@ def _day_rows(index: Index, day: str) -> Rows:
     return [[*fields, n] for fields, n in sorted(counted.items())]
 
 
+class _Damaged(Exception):
+    """A stored day's rows are not as _day_rows wrote them."""
+
+
 def _replay(days: Mapping[str, Mapping[str, Any]]) -> Iterable[TallyCount]:
     for day in sorted(days):
-        for key, surface, kind, lang, plain, n in days[day]["rows"]:
+        for row in days[day]["rows"]:
+            # checked inline: this loop runs over every (topic, day) of the vault at each new day
+            if not (type(row) is list and len(row) == 6 and row[2] in KINDS and type(row[5]) is int and row[5] > 0):
+                raise _Damaged(day)
+            key, surface, kind, lang, plain, n = row
+            if not (type(key) is str and type(surface) is str and type(lang) is str and type(plain) is str):
+                raise _Damaged(day)
             yield day, key, surface, kind, lang, plain, n
 
 
@@ -84,11 +106,33 @@ def _encode(tallies: Mapping[str, Tally]) -> dict[str, Any]:
     }
 
 
-def _decode(data: Mapping[str, Any]) -> dict[str, Tally]:
-    return {
-        k: Tally(k, Counter(surfaces), kind, Counter(days), Counter(langs), Counter(plains))
-        for k, (kind, surfaces, days, langs, plains) in data.items()
-    }
+# A cache is read back only in the shape it was written: a damaged or hand-edited file is counted
+# again, never trusted into ROOT.md's arithmetic.
+
+
+def _count(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n > 0
+
+
+def _counts(data: Any) -> Counter[str] | None:
+    if isinstance(data, dict) and all(isinstance(k, str) and _count(n) for k, n in data.items()):
+        return Counter(data)
+    return None
+
+
+def _decode(data: Any) -> dict[str, Tally] | None:
+    """The kept tallies, or None when the file does not hold them as _encode wrote them."""
+    if not isinstance(data, dict):
+        return None
+    tallies = {}
+    for key, fields in data.items():
+        if not (isinstance(fields, list) and len(fields) == 5 and fields[0] in KINDS):
+            return None
+        surfaces, days, langs, plains = (_counts(f) for f in fields[1:])
+        if surfaces is None or days is None or langs is None or plains is None or not surfaces or not days:
+            return None
+        tallies[key] = Tally(key, surfaces, fields[0], days, langs, plains)
+    return tallies
 
 
 def _read(vault: Vault, relative: str) -> dict[str, Any]:

@@ -213,6 +213,7 @@ def candidates(text: str, explicit: Iterable[str] = ()) -> list[Candidate]:
 
 
 _KIND_WEIGHT = {"explicit": 4.0, "name": 2.0, "acronym": 2.0, "tech": 2.0, "pair": 1.4, "initial": 1.2, "word": 1.0}
+KINDS = frozenset(_KIND_WEIGHT)
 
 
 def rank_topics(per_chunk: Sequence[Sequence[Candidate]], limit: int) -> list[tuple[str, str, int]]:

@@ -3,9 +3,13 @@ in general language (wordfreq) and how few of the vault's days it fills, not by 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
 
 from compaction_tree import Memory
 from compaction_tree.compaction import compact
@@ -165,6 +169,38 @@ def test_the_topic_tally_cache_changes_nothing_but_time(vault: Vault) -> None:
     assert memory.root() == cold  # rebuilt from the days' tallies
     add(vault, "Later that day we booked the Zanzibar trip.", timestamp="2026-04-02T15:00:00Z")
     assert "Zanzibar" in memory.root()  # a changed day is tallied again
+
+
+def _rows(rows: list[Any]) -> Any:
+    return lambda data: data["days"].update({day: {**entry, "rows": rows} for day, entry in data["days"].items()})
+
+
+def _kept(fields: Any) -> Any:
+    return lambda data: data["tallies"].update({key: fields for key in data["tallies"]})
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        (BY_DAY, _rows([["kafka", "Kafka", "name", "en", "", "7"]])),  # a count as text
+        (BY_DAY, _rows([["kafka", "Kafka", "nonsense", "en", "", 1]])),  # no such kind
+        (BY_DAY, _rows([["kafka"]])),
+        (KEPT, _kept(["name", {"Kafka": 1}, {}, {}, {}])),  # no days: nothing to divide by
+        (KEPT, _kept(["name", {"Kafka": "x"}, {"2026-04-01": 1}, {}, {}])),
+        (KEPT, _kept(None)),
+    ],
+)
+def test_a_damaged_topic_cache_is_counted_again(vault: Vault, name: str, damage: Any) -> None:
+    for day in (1, 2, 3):
+        add(vault, f"Day {day}: tuned the Kafka consumer with Marisol.", timestamp=f"2026-04-0{day}T10:00:00Z")
+    memory = Memory(vault)
+    cold = memory.root()
+    data = json.loads((vault.root / name).read_text())
+    damage(data)
+    (vault.root / name).write_text(json.dumps(data))
+    if name == BY_DAY:
+        (vault.root / KEPT).unlink()  # so that ROOT.md reads the days
+    assert memory.root() == cold
 
 
 def test_a_topic_root_leaves_out_is_still_known(vault: Vault) -> None:
