@@ -49,6 +49,7 @@ CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation
 CONVERSATION_FOCUSED = 1.0  # ... up to this much when the question's best turns cluster in conversations (_focus)
 FOCUS_HITS = 20  # the best turns whose conversations tell how clustered the evidence is
 FOCUS_FROM, FOCUS_FULL = 0.1, 0.4  # the clustering at which the weight starts to grow, and is full
+PACK_PASSES = 4  # at most: a pass after the first fills the room the exact count of the last one left
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
 
 
@@ -284,20 +285,35 @@ def _pack(
     repeats: list[ChunkRow] = []  # the same words said again: cited, not quoted twice
     seen: set[str] = set()
     days: set[str] = set()
+    taken: set[int] = set()  # rowids quoted or cited already
     used = 0
-    for row in ranked:
-        said = " ".join(row.text.split()).casefold()
-        if said in seen:
-            repeats.append(row)
-            continue
-        header = 0 if row.day in days else count(_day_header(row.day)) + 2
-        cost = row.tokens + count(f"[{row.id}] {row.speaker}: ") + 1 + header + row.text.count("\n")
-        if used + cost > budget_for_chunks:
-            continue
-        chosen.append(row)
-        seen.add(said)
-        days.add(row.day)
-        used += cost
+    for _ in range(PACK_PASSES):
+        before = len(chosen)
+        for row in ranked:
+            if row.rowid in taken:
+                continue
+            said = " ".join(row.text.split()).casefold()
+            if said in seen:
+                repeats.append(row)
+                taken.add(row.rowid)
+                continue
+            header = 0 if row.day in days else count(_day_header(row.day)) + 1
+            # the label's closing space and the line's newline mostly merge into the tokens around them
+            cost = row.tokens + count(f"[{row.id}] {row.speaker}:") + header + row.text.count("\n")
+            if used + cost > budget_for_chunks:
+                continue
+            chosen.append(row)
+            taken.add(row.rowid)
+            seen.add(said)
+            days.add(row.day)
+            used += cost
+        if len(chosen) == before:
+            break
+        # the per-line sums are estimates: settle on the exact count, then fill the room it leaves
+        used = count(render_context(chosen))
+        while used > budget_for_chunks and chosen:
+            chosen.pop()  # stays taken: the next pass does not try it again
+            used = count(render_context(chosen))
     context = head + render_context(chosen)
     tokens = count(context)
     while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count

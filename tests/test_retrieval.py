@@ -11,8 +11,9 @@ from helpers import memtree
 from compaction_tree import Memory
 from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.index import Index
 from compaction_tree.ingest import add
-from compaction_tree.retrieval import know, recall
+from compaction_tree.retrieval import know, recall, render_context
 from compaction_tree.root import ROOT_FILE
 from compaction_tree.tokens import count_tokens
 from compaction_tree.vault import Vault
@@ -128,6 +129,22 @@ def test_recall_json_contract(project: Vault) -> None:
     data = memtree("--vault", str(project.root), "recall", "CORS preflight", "--budget", "800", "--json").json()
     assert isinstance(data["context"], str) and isinstance(data["tokens"], int) and isinstance(data["sources"], list)
     assert data["tokens"] <= 800 and "trailing slash" in data["context"]
+
+
+@pytest.mark.parametrize("budget", [300, 1000, 2500])
+def test_recall_fills_its_budget_when_there_is_more_to_quote(vault: Vault, budget: int) -> None:
+    # the per-line token estimates overcount; the room they leave goes to the next chunks that fit
+    for i in range(120):
+        words = " ".join(["lantern", "repair"] + ["notes"] * (i % 7) + [f"item{i}"])
+        say(vault, f"{words}.", f"2026-03-{1 + i % 28:02d}T08:{i % 60:02d}:00Z", session=f"s{i % 9}")
+    result = recall(vault, "lantern repair", budget)
+    with Index(vault) as index:
+        rows = {row.id: row for row in index.chunks()}
+    quoted = [rows[i] for i in result.sources]
+    unquoted = [row for row in rows.values() if row.id not in result.sources]
+    room = budget - result.tokens
+    for row in unquoted:  # each would overflow, but for the few tokens a line's estimate may be off by
+        assert count_tokens(render_context([*quoted, row])) > budget - 3, (room, row.id)
 
 
 def test_identical_text_is_quoted_once_and_cited_for_every_copy(vault: Vault) -> None:
