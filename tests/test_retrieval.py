@@ -177,6 +177,21 @@ def test_recall_takes_a_second_hop_through_a_rare_name(vault: Vault) -> None:
     assert evidence in result.sources
 
 
+def test_recall_given_nearest_chunks_by_meaning_quotes_one_sharing_no_word(vault: Vault) -> None:
+    for i in range(40):
+        say(vault, f"Filler about quarterly planning and team rituals, note {i}.", f"2026-03-02T08:{i:02d}:00Z")
+    say(vault, "Melanie said she could not relax before the exam.", "2026-03-03T08:00:00Z")
+    evidence = say(vault, "Pottery with the kids calms me down like nothing else.", "2026-03-05T10:00:00Z")
+    question = "How does Melanie relax?"
+
+    def nearest(query: str, k: int) -> list[tuple[str, float]]:  # an embedding model's view, in miniature
+        assert query == question
+        return [(evidence, 0.71)][:k]
+
+    assert evidence not in recall(vault, question, 150).sources
+    assert evidence in recall(vault, question, 150, nearest=nearest).sources
+
+
 def test_recall_of_nothing_known_is_empty_not_an_error(project: Vault) -> None:
     result = recall(project, "zebra quokka", 500)
     assert result.context == "" and result.sources == () and result.tokens == 0
