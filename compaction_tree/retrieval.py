@@ -5,8 +5,9 @@ match pass their score to the chunks they cite, a day whose summary matches lift
 chunks, and a conversation (a session, or a sitting) whose turns together match the question lifts
 its turns: evidence clusters, so the conversation is the unit a plain session search wins with
 among many distractors (_conversation_lift), the more so the more the question's best turns
-cluster in conversations beyond chance (_focus). The best chunks that fit are quoted verbatim,
-in time order, under a header per day, each labelled with its source id.
+cluster in conversations beyond chance (_focus). Given a way to find the chunks nearest the question
+in meaning (nearest, e.g. by embeddings), those are candidates too (_by_meaning). The best chunks
+that fit are quoted verbatim, in time order, under a header per day, each labelled with its source id.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
 chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" matches
