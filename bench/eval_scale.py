@@ -5,6 +5,7 @@ Run (from the project root; numpy comes with the dev extras):
   .venv/bin/python bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
   .venv/bin/python bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
   .venv/bin/python bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
+  .venv/bin/python bench/eval_scale.py --noise 14 --minilm    # + recall given MiniLM's nearest chunks
 
 The data, the baselines (bm25_session: whole sessions by BM25, packed best first) and the scoring
 (the share of a question's evidence turns whose text is in the context) are
@@ -14,9 +15,14 @@ noise (software, work and personal chat, plant=False) over LoCoMo's dates, --noi
 average: they enter the baselines' memory too. Never point --data at LoCoMo's held-out
 conversations (see ../shared/datasets/README.md). Output quotes no data.
 
+--minilm adds a column: recall given the chunks nearest each question by bench/minilm.py's embeddings
+(standing in for an embedding provider; every chunk is embedded once, ~0.1 s each on a loaded 2-core
+machine, cached under --work).
+
 Tuning rule: retrieval's conversation ranking (its weight, and the focus that raises it) was tuned
 on conv-26's questions at --noise 14 and on eval_memory.py's synthetic dev split; the
-per-conversation rows report conv-30 as the split it was not tuned on.
+per-conversation rows report conv-30 as the split it was not tuned on. So were the weight and number
+of recall's nearest chunks by meaning (--minilm: picked on conv-26 from 0.3/0.6/1.0 x 50/100).
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -40,7 +48,7 @@ import membench as mb  # noqa: E402
 
 from bench.corpus import generate  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
-from compaction_tree.retrieval import recall  # noqa: E402
+from compaction_tree.retrieval import Nearest, recall  # noqa: E402
 from compaction_tree.tokens import bundled_tokenizer_dir  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
 
@@ -98,6 +106,32 @@ def build(memory: mb.Memory, work: Path) -> tuple[Vault, float, float]:
     return Vault.open(vault_dir), imported, compacted
 
 
+def minilm_nearest(vault: Vault, work: Path) -> Nearest:
+    """The chunks nearest a question by MiniLM embeddings of "speaker: text" (cached in work/minilm.npz)."""
+    import numpy as np
+
+    from bench.minilm import embed
+
+    with Index(vault) as index:
+        index.sync()
+        rows = index.chunks()
+    cache = work / "minilm.npz"
+    stored = np.load(cache) if cache.exists() else None
+    if stored is not None and [str(i) for i in stored["ids"]] == [r.id for r in rows]:
+        vectors = stored["vecs"]
+    else:
+        vectors = np.array([embed(f"{r.speaker}: {r.text}") for r in rows], dtype=np.float32)
+        np.savez(cache, ids=np.array([r.id for r in rows]), vecs=vectors)
+    ids = [r.id for r in rows]
+    of_question = lru_cache(maxsize=8)(lambda q: np.array(embed(q), dtype=np.float32))
+
+    def nearest(query: str, k: int) -> Sequence[tuple[str, float]]:
+        similarity = vectors @ of_question(query)
+        return [(ids[i], float(similarity[i])) for i in np.argsort(-similarity, kind="stable")[:k]]
+
+    return nearest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
@@ -106,6 +140,7 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=300)
     parser.add_argument("--budgets", default="2000,5000,8000")
     parser.add_argument("--work", type=Path, help="where the vault is built (kept, and reused when present)")
+    parser.add_argument("--minilm", action="store_true", help="also recall given MiniLM's nearest chunks")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     count = mb.TokenCounter("auto", 30)
@@ -127,6 +162,8 @@ def main() -> None:
     evidence = {c.id: mb.normalize(c.text) for c in memory.chunks}
     found: dict[tuple[str, int, int | str], list[float]] = defaultdict(list)
     latencies = []
+    nearest = minilm_nearest(vault, work) if args.minilm else None
+    methods = ["memtree", "bm25_session"] + (["memtree+minilm"] if nearest else [])
     for stale in vault.derived.glob("index.sqlite*"):  # derived: time building it from the files
         stale.unlink()
     with Index(vault) as index:
@@ -139,20 +176,25 @@ def main() -> None:
                 ours = recall(vault, qa.question, budget, index)
                 latencies.append(time.perf_counter() - started)
                 theirs = baseline.bm25_session(qa.question, budget)
-                for method, context in (("memtree", ours.context), ("bm25_session", theirs.context)):
+                contexts = [("memtree", ours.context), ("bm25_session", theirs.context)]
+                if nearest:
+                    contexts.append(
+                        ("memtree+minilm", recall(vault, qa.question, budget, index, False, nearest=nearest).context)
+                    )
+                for method, context in contexts:
                     score = mb.score_retrieval(qa, mb.Retrieval(context, count(context)), evidence)["recall"]
                     found[(method, budget, 0)].append(score)
                     found[(method, budget, qa.category)].append(score)
                     found[(method, budget, qa.conv)].append(score)
     print(f"{len(questions)} questions; median recall latency {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
-    print(f"{'budget':>6} {'category':12} {'memtree':>8} {'bm25_session':>12}")
+    print(f"{'budget':>6} {'category':12} " + " ".join(f"{m:>14}" for m in methods))
     conversations = sorted({qa.conv for qa in questions})
     for budget in budgets:
         for category in (0, *CATEGORIES, *conversations):
-            ours_, theirs_ = found[("memtree", budget, category)], found[("bm25_session", budget, category)]
-            if ours_:
+            scores = [found[(m, budget, category)] for m in methods]
+            if scores[0]:
                 name = category if isinstance(category, str) else CATEGORIES.get(category, "all")
-                print(f"{budget:>6} {name:12} {sum(ours_) / len(ours_):8.3f} {sum(theirs_) / len(theirs_):12.3f}")
+                print(f"{budget:>6} {name:12} " + " ".join(f"{sum(s) / len(s):14.3f}" for s in scores))
 
 
 if __name__ == "__main__":

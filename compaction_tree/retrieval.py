@@ -5,8 +5,9 @@ match pass their score to the chunks they cite, a day whose summary matches lift
 chunks, and a conversation (a session, or a sitting) whose turns together match the question lifts
 its turns: evidence clusters, so the conversation is the unit a plain session search wins with
 among many distractors (_conversation_lift), the more so the more the question's best turns
-cluster in conversations beyond chance (_focus). The best chunks that fit are quoted verbatim,
-in time order, under a header per day, each labelled with its source id.
+cluster in conversations beyond chance (_focus). Given a way to find the chunks nearest the question
+in meaning (nearest, e.g. by embeddings), those are candidates too (_by_meaning). The best chunks
+that fit are quoted verbatim, in time order, under a header per day, each labelled with its source id.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
 chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" matches
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -49,7 +50,14 @@ CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation
 CONVERSATION_FOCUSED = 1.0  # ... up to this much when the question's best turns cluster in conversations (_focus)
 FOCUS_HITS = 20  # the best turns whose conversations tell how clustered the evidence is
 FOCUS_FROM, FOCUS_FULL = 0.1, 0.4  # the clustering at which the weight starts to grow, and is full
+SEMANTIC_FROM = 100  # nearest chunks by meaning asked for, when recall is given a way to find them
+SEMANTIC_WEIGHT = 0.6  # ... the nearest scoring this share of the best direct hit, the rest by their similarity
+PACK_PASSES = 4  # at most: a pass after the first fills the room the exact count of the last one left
 _NAMEISH = re.compile(r"\b(?:[A-Z][\w'’-]*[A-Za-z0-9]|[A-Za-z]+[-_]?\d[\w-]*)\b")
+
+
+# (query, k) -> up to k (chunk id, similarity) pairs, most similar first: e.g. by embeddings
+Nearest = Callable[[str, int], Sequence[tuple[str, float]]]
 
 
 @dataclass(frozen=True)
@@ -98,10 +106,17 @@ def render_context(rows: Sequence[ChunkRow]) -> str:
 
 
 def recall(
-    vault: Vault, query: str, budget: int, index: Index | None = None, count_usage: bool = True, facts: bool = True
+    vault: Vault,
+    query: str,
+    budget: int,
+    index: Index | None = None,
+    count_usage: bool = True,
+    facts: bool = True,
+    nearest: Nearest | None = None,
 ) -> Recall:
     """The evidence for query that fits in budget tokens (see the module docstring). What it returns is
-    counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False."""
+    counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False.
+    nearest, when given, adds the chunks nearest the query in meaning as candidates (_by_meaning)."""
     if budget < 1:
         raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
     if not query.strip():
@@ -111,7 +126,7 @@ def recall(
     try:
         if own:
             index.sync()
-        found = _recall(vault, index, query, budget, facts)
+        found = _recall(vault, index, query, budget, facts, nearest)
         if count_usage:
             from .recall_counts import record_usage
 
@@ -122,7 +137,9 @@ def recall(
             index.close()
 
 
-def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: bool = True) -> Recall:
+def _recall(
+    vault: Vault, index: Index, query: str, budget: int, with_facts: bool = True, nearest: Nearest | None = None
+) -> Recall:
     terms = sorted(set(stems(query))) or sorted({stem(word_form(t)) for t in WORD.findall(query)})
     if not terms:
         return Recall(query, budget, "", 0, ())
@@ -148,6 +165,9 @@ def _recall(vault: Vault, index: Index, query: str, budget: int, with_facts: boo
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
+    if nearest is not None:
+        for rowid, lift in _by_meaning(index, nearest(query, SEMANTIC_FROM)).items():
+            scores[rowid] = max(scores[rowid], lift)
     for rowid, lift in _conversation_lift(index, match, scores, _focus(index, chunk_hits)).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
@@ -249,6 +269,22 @@ def _second_hop(index: Index, hits: Sequence[tuple[int, float]], terms: Sequence
     return {rowid: BRIDGE_WEIGHT * score / top_second for rowid, score in second}
 
 
+def _by_meaning(index: Index, near: Sequence[tuple[str, float]]) -> dict[int, float]:
+    """Chunks near the question in meaning that may share no word with it ("what does Mel do to relax?"
+    - "pottery with the kids calms me"), scored at a discount by their similarity: open-domain and
+    multi-hop questions, whose evidence a word match misses (README: How well it works)."""
+    best = max((similarity for _, similarity in near), default=0.0)
+    if best <= 0:
+        return {}
+    rows = index.chunks_by_id(sorted({chunk_id for chunk_id, _ in near}))
+    lift: dict[int, float] = {}
+    for chunk_id, similarity in near:
+        if chunk_id in rows and similarity > 0:
+            rowid = rows[chunk_id].rowid
+            lift[rowid] = max(lift.get(rowid, 0.0), SEMANTIC_WEIGHT * similarity / best)
+    return lift
+
+
 def _facts_for(vault: Vault, terms: Sequence[str], budget: int) -> list[tuple[str, tuple[str, ...]]]:
     """Current facts that share most of the question's words: (line, source ids), within FACTS_SHARE."""
     from .facts.store import load_facts
@@ -284,20 +320,35 @@ def _pack(
     repeats: list[ChunkRow] = []  # the same words said again: cited, not quoted twice
     seen: set[str] = set()
     days: set[str] = set()
+    taken: set[int] = set()  # rowids quoted or cited already
     used = 0
-    for row in ranked:
-        said = " ".join(row.text.split()).casefold()
-        if said in seen:
-            repeats.append(row)
-            continue
-        header = 0 if row.day in days else count(_day_header(row.day)) + 2
-        cost = row.tokens + count(f"[{row.id}] {row.speaker}: ") + 1 + header + row.text.count("\n")
-        if used + cost > budget_for_chunks:
-            continue
-        chosen.append(row)
-        seen.add(said)
-        days.add(row.day)
-        used += cost
+    for _ in range(PACK_PASSES):
+        before = len(chosen)
+        for row in ranked:
+            if row.rowid in taken:
+                continue
+            said = " ".join(row.text.split()).casefold()
+            if said in seen:
+                repeats.append(row)
+                taken.add(row.rowid)
+                continue
+            header = 0 if row.day in days else count(_day_header(row.day)) + 1
+            # the label's closing space and the line's newline mostly merge into the tokens around them
+            cost = row.tokens + count(f"[{row.id}] {row.speaker}:") + header + row.text.count("\n")
+            if used + cost > budget_for_chunks:
+                continue
+            chosen.append(row)
+            taken.add(row.rowid)
+            seen.add(said)
+            days.add(row.day)
+            used += cost
+        if len(chosen) == before:
+            break
+        # the per-line sums are estimates: settle on the exact count, then fill the room it leaves
+        used = count(render_context(chosen))
+        while used > budget_for_chunks and chosen:
+            chosen.pop()  # stays taken: the next pass does not try it again
+            used = count(render_context(chosen))
     context = head + render_context(chosen)
     tokens = count(context)
     while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count

@@ -11,8 +11,9 @@ from helpers import memtree
 from compaction_tree import Memory
 from compaction_tree.compaction import compact
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.index import Index
 from compaction_tree.ingest import add
-from compaction_tree.retrieval import know, recall
+from compaction_tree.retrieval import know, recall, render_context
 from compaction_tree.root import ROOT_FILE
 from compaction_tree.tokens import count_tokens
 from compaction_tree.vault import Vault
@@ -130,6 +131,22 @@ def test_recall_json_contract(project: Vault) -> None:
     assert data["tokens"] <= 800 and "trailing slash" in data["context"]
 
 
+@pytest.mark.parametrize("budget", [300, 1000, 2500])
+def test_recall_fills_its_budget_when_there_is_more_to_quote(vault: Vault, budget: int) -> None:
+    # the per-line token estimates overcount; the room they leave goes to the next chunks that fit
+    for i in range(120):
+        words = " ".join(["lantern", "repair"] + ["notes"] * (i % 7) + [f"item{i}"])
+        say(vault, f"{words}.", f"2026-03-{1 + i % 28:02d}T08:{i % 60:02d}:00Z", session=f"s{i % 9}")
+    result = recall(vault, "lantern repair", budget)
+    with Index(vault) as index:
+        rows = {row.id: row for row in index.chunks()}
+    quoted = [rows[i] for i in result.sources]
+    unquoted = [row for row in rows.values() if row.id not in result.sources]
+    room = budget - result.tokens
+    for row in unquoted:  # each would overflow, but for the few tokens a line's estimate may be off by
+        assert count_tokens(render_context([*quoted, row])) > budget - 3, (room, row.id)
+
+
 def test_identical_text_is_quoted_once_and_cited_for_every_copy(vault: Vault) -> None:
     ids = [say(vault, "Coffee first, then code.", f"2026-03-0{d}T08:00:00Z") for d in range(2, 7)]
     result = recall(vault, "coffee code", 2000)
@@ -158,6 +175,21 @@ def test_recall_takes_a_second_hop_through_a_rare_name(vault: Vault) -> None:
     evidence = say(vault, "Taverna Kyma in Bristol is worth the trip alone.", "2026-03-10T10:00:00Z")
     result = recall(vault, "Which restaurant would Imani enjoy where she is travelling?", 400)
     assert evidence in result.sources
+
+
+def test_recall_given_nearest_chunks_by_meaning_quotes_one_sharing_no_word(vault: Vault) -> None:
+    for i in range(40):
+        say(vault, f"Filler about quarterly planning and team rituals, note {i}.", f"2026-03-02T08:{i:02d}:00Z")
+    say(vault, "Melanie said she could not relax before the exam.", "2026-03-03T08:00:00Z")
+    evidence = say(vault, "Pottery with the kids calms me down like nothing else.", "2026-03-05T10:00:00Z")
+    question = "How does Melanie relax?"
+
+    def nearest(query: str, k: int) -> list[tuple[str, float]]:  # an embedding model's view, in miniature
+        assert query == question
+        return [(evidence, 0.71)][:k]
+
+    assert evidence not in recall(vault, question, 150).sources
+    assert evidence in recall(vault, question, 150, nearest=nearest).sources
 
 
 def test_recall_of_nothing_known_is_empty_not_an_error(project: Vault) -> None:
