@@ -35,6 +35,7 @@ from compaction_tree.markdown import parse_summary, read_front_matter, render_su
 from compaction_tree.model import Chunk, valid_id
 from compaction_tree.redact import redact
 from compaction_tree.summary import Bullet, Draft, SourceRef, SummarizerIdentity, Summary, TopicStat
+from compaction_tree.topic_cache import BY_DAY, KEPT
 from compaction_tree.vault import Vault
 
 from .faults import SLOW, run_in_child
@@ -267,13 +268,18 @@ def detect_secrets_findings(paths: list[Path], allowed: set[str]) -> list[str]:
 
 
 def memtree_ids(root: Path) -> set[str]:
-    """Chunk ids and fact-event ids: the hex identifiers memtree itself derives from content."""
+    """Chunk ids, fact-event ids and digests: the hex identifiers memtree itself derives from content."""
     ids = {f.id for f in Vault.open(root).raw_files()}
     audit = root / "facts/audit.jsonl"
     if audit.exists():
         ids |= {json.loads(line)["id"] for line in audit.read_text().splitlines() if line.strip()}
     for month in sorted(root.glob("facts/candidates/*.jsonl")):
         ids |= {json.loads(line)["input"] for line in month.read_text().splitlines() if line.strip()}
+    by_day, kept = (root / BY_DAY, root / KEPT)  # ROOT.md's topic tally: digests of each day's chunks
+    if by_day.exists():
+        ids |= {entry["digest"] for entry in json.loads(by_day.read_text())["days"].values()}
+    if kept.exists():
+        ids.add(json.loads(kept.read_text())["digest"])
     return ids
 
 
