@@ -347,8 +347,10 @@ def _pack(
         # the per-line sums are estimates: settle on the exact count, then fill the room it leaves
         used = count(render_context(chosen))
         while used > budget_for_chunks and chosen:
-            chosen.pop()  # stays taken: the next pass does not try it again
+            dropped = chosen.pop()  # stays taken: the next pass does not try it again
+            seen.discard(" ".join(dropped.text.split()).casefold())
             used = count(render_context(chosen))
+        days = {row.day for row in chosen}  # a dropped row's day may need its header again
     context = head + render_context(chosen)
     tokens = count(context)
     while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count
