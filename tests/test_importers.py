@@ -1207,6 +1207,19 @@ def test_gemini_older_recording_is_one_document(tmp_path: Path) -> None:
     cut = tmp_path / "cut.json"
     cut.write_text(path.read_text()[:-40])
     assert bad(list(read_records(cut, "gemini"))) == [("file", bad(list(read_records(cut, "gemini")))[0][1])]
+    one_line = tmp_path / "session-2026-01-16T18-34-one.json"
+    one_line.write_text(json.dumps(document))
+    assert list(read_records(one_line)) == records
+
+
+def test_a_gemini_log_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def whole_file(path: Path) -> None:
+        raise AssertionError("a .jsonl log parsed as one document first")
+
+    path = write(tmp_path, "session-2026-01-16T18-34-24e7203e.jsonl", gemini_recording())
+    expected = list(read_records(path, "gemini"))
+    monkeypatch.setattr("compaction_tree.importers.gemini._load_document", whole_file)
+    assert list(read_records(path, "gemini")) == expected
 
 
 def test_gemini_checkpoint_replaces_the_messages(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ given out, since a later line can still change or drop an earlier one.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,19 +102,31 @@ def _read_gemini(path: Path, progress: Progress) -> Iterator[Item]:
 
 
 def _gemini_values(path: Path, progress: Progress) -> Iterator[tuple[str, Any]]:
-    """(position, value): the older recording as one 'file' value, else one per line."""
-    try:
-        document = _load_document(path)
-    except _Malformed as error:
-        if _pretty_printed(path):  # a document cut short or spoiled: its lines mean nothing alone
+    """(position, value): the older recording as one 'file' value, else one per line. The file is
+    read once: a pretty-printed one as a whole document, any other line by line (a recording saved
+    on one line is then that line alone)."""
+    if _pretty_printed(path):
+        try:
+            document = _load_document(path)
+        except _Malformed as error:  # a document cut short or spoiled: its lines mean nothing alone
             yield "file", BadRecord("file", str(error))
             return
-        document = None
-    if isinstance(document, dict) and isinstance(document.get("messages"), list):
-        yield "file", document
+        if _is_recording(document):
+            yield "file", document
+            return
+    lines = _json_lines(path, progress)
+    first = next(lines, None)
+    second = next(lines, None)
+    if isinstance(first, tuple) and second is None and _is_recording(first[1]):
+        yield "file", first[1]
         return
-    for item in _json_lines(path, progress):
-        yield (item.position, item) if isinstance(item, BadRecord) else item
+    for item in itertools.chain((first, second), lines):
+        if item is not None:
+            yield (item.position, item) if isinstance(item, BadRecord) else item
+
+
+def _is_recording(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("messages"), list)
 
 
 def _pretty_printed(path: Path) -> bool:
