@@ -145,6 +145,11 @@ class Score:
     unhandled: list[str] = field(default_factory=list)
     misses: dict[str, int] = field(default_factory=dict)  # MISS_KINDS -> planted current values missed so
     unhandled_kinds: dict[str, int] = field(default_factory=dict)  # UNHANDLED_KINDS -> planted changes so
+    wrong_kinds: dict[str, int] = field(default_factory=dict)  # why wrong facts are wrong -> how many
+
+    def count_wrong(self, kind: str, fact: Fact) -> None:
+        self.wrong_kinds[kind] = self.wrong_kinds.get(kind, 0) + 1
+        self.wrong.append(f"{kind:10} {fact.subject}: {fact.current.fact}")
 
     @property
     def precision(self) -> float:
@@ -262,16 +267,16 @@ def score(stored: list[Fact], candidates: list[FactCandidate], corpus: corpus_mo
             result.question_right += 1
         elif hits or said:
             result.duplicates += 1
-            result.wrong.append(f"duplicate  {f.subject}: {f.current.fact}")
+            result.count_wrong("duplicate", f)
         elif any(version_matches(f.current, p) for p in planted if p.superseded_on is not None):
             result.old_values += 1  # true when said, stale now: still wrong as a current fact
-            result.wrong.append(f"{'old value':10} {f.subject}: {f.current.fact}")
+            result.count_wrong("old value", f)
         elif all(labels.get(c) == "unclear" for c in f.current.sources):
             result.unclear += 1
             result.left_out.append(f"unclear    {f.subject}: {f.current.fact}")
         else:
             kinds = sorted({_kind(labels.get(c)) for c in f.current.sources})
-            result.wrong.append(f"{'/'.join(kinds):10} {f.subject}: {f.current.fact}")
+            result.count_wrong("/".join(kinds), f)
     result.question_found = len(claimed_chunks)
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
@@ -416,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     planted = sum(r.planted_current for r in results)
     right = tp + sum(r.question_right for r in results)
     old = sum(r.old_values for r in results)
+    wrong_kinds = {kind for r in results for kind in r.wrong_kinds}
     judged = stored - sum(r.unclear for r in results)
     standing = sum(r.question_standing for r in results)
     changes = sum(r.changes for r in results)
@@ -440,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
         "failed_units": sum(r.failed_units for r in results),
         "misses": {kind: sum(r.misses.get(kind, 0) for r in results) for kind in MISS_KINDS},
+        "wrong": {kind: sum(r.wrong_kinds.get(kind, 0) for r in results) for kind in sorted(wrong_kinds)},
         "unhandled": {kind: sum(r.unhandled_kinds.get(kind, 0) for r in results) for kind in UNHANDLED_KINDS},
         "per_seed": [r.to_json() for r in results],
     }
@@ -457,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
             f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
             f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s; "
             f"misses: {_counts(summary['misses'], MISS_KINDS)}; "
+            f"wrong facts: {_counts(summary['wrong'], tuple(summary['wrong']))}; "
             f"unhandled changes: {_counts(summary['unhandled'], UNHANDLED_KINDS)}"
         )
     return 0

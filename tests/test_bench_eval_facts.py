@@ -173,7 +173,7 @@ def test_an_old_value_shown_as_current_is_wrong_but_was_right_when_said() -> Non
     noise = Fact("knee", "entity", Version("My knee is fine now.", "2026-01-05", 0.8, 1, ("c7",)))
     result = scored(stale, noise)
     assert (result.precision, result.precision_when_said, result.old_values) == (0.0, 0.5, 1)
-    assert [line.split()[0] for line in result.wrong] == ["old", "noise"]
+    assert result.wrong_kinds == {"old value": 1, "noise": 1}
     superseded = Fact("atlas_host", "decision", Version("Atlas moved to Fly.io.", "2026-03-02", 0.8, 1, ("c2",)))
     superseded = Fact(superseded.subject, superseded.category, superseded.current, (stale.current,))
     assert (scored(superseded).precision, scored(superseded).old_values) == (1.0, 0)  # the ledger replaced it
