@@ -287,6 +287,9 @@ NOT_YET = re.compile(
     r"\b(?:not yet|haven't|hasn't|have not|didn't|did not|never mind|no longer sure|undecided|tbd|to be decided)\b",
     _I,
 )
+# what introduces a noun phrase as a value: an article or a preposition ("a nurse", "on Hetzner"); grammar's closed
+# classes, the few a value starts with
+INTRODUCER = re.compile(r"(?:a|an|the|in|on|at|with|from|by|for|of|under|near|inside|outside)\b", _I)
 # chatter before the statement ("ok so", "btw", "fyi"): dropped from the fact's text
 LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|btw|actually|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
