@@ -164,6 +164,7 @@ def test_questions_hypotheticals_narration_and_moments_are_no_fact(sentence: str
         "our sprint board is all over the place",  # an opinion
         "Priya's desk is always messy",
         "my shoulder is much better now",
+        "our migration is on hold",  # a state a preposition tells
     ],
 )
 def test_how_a_thing_is_is_no_fact_of_my_x_is_y(sentence: str) -> None:
@@ -179,6 +180,8 @@ def test_how_a_thing_is_is_no_fact_of_my_x_is_y(sentence: str) -> None:
         ("my brother is a nurse", "nurse"),  # a noun phrase an article introduces
         ("our dog is on a grain-free diet", "on a grain-free diet"),  # ... or a preposition
         ("Ayo's team is the platform group", "platform group"),
+        ("my goal is to run a marathon", "to run a marathon"),  # a goal
+        ("our podcast is about urban gardening", "about urban gardening"),  # a topic
     ],
 )
 def test_my_x_is_y_reads_a_value_that_names_or_counts(sentence: str, value: str) -> None:

@@ -183,7 +183,8 @@ _FREE_VALUE_FRAMES = frozenset({"my-is", "possessive-is"})
 
 def _names_or_counts(raw_value: str) -> bool:
     """The value names or counts something: a name or a number in it ("Priya", "March 3", "QA lead"), or a noun
-    phrase an article or a preposition introduces ("a nurse", "on a grain-free diet"), not a bare description."""
+    phrase an article or a preposition introduces ("a nurse", "on a grain-free diet"), not a bare description
+    ("fine now", "all over the place", "on hold")."""
     if INTRODUCER.match(raw_value.strip()):
         return True
     return any((token[:1].isupper() and token != "I") or any(c.isdigit() for c in token) for token in raw_value.split())
