@@ -195,6 +195,21 @@ def _under_way(frame: str, value: str) -> bool:
     return frame in _STATE_FRAMES and first.endswith("ing") and len(first) > 5
 
 
+def _no_fact_value(frame: str, match: re.Match[str]) -> bool:
+    """The frame's value says nothing, is under way, or describes rather than names: no fact, by its shape."""
+    value = _trimmed(match.group("value"))
+    return (
+        not _says_something(value)
+        or _under_way(frame, value)
+        or (frame in _FREE_VALUE_FRAMES and not _names_or_counts(match.group("value")))
+    )
+
+
+def _shaped_as_no_fact(text: str) -> bool:
+    """A frame fits the statement and its value tells it is no fact ("my knee is fine now"): the model is not asked."""
+    return any((match := frame.pattern.match(text)) and _no_fact_value(frame.name, match) for frame in FRAMES)
+
+
 def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
     """The first frame that reads the statement, as a fact."""
     for frame in frames:
@@ -203,9 +218,7 @@ def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
             continue
         groups = {k: _trimmed(v) for k, v in match.groupdict().items()}
         value = groups.get("value", "")
-        if not _says_something(value) or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
-            continue
-        if frame.name in _FREE_VALUE_FRAMES and not _names_or_counts(match.group("value")):
+        if len(value.split()) > MAX_VALUE_WORDS or _no_fact_value(frame.name, match):
             continue
         named, aspect = groups.get("subject") or groups.get("subject2") or "", ""
         old = groups.get("old") or groups.get("old2") or ""
@@ -281,7 +294,9 @@ def extract_sentence(
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
     read = _read_without_old_value(text) or _read(text) or _read_main_clause(text)
-    return read or (_read_by_model(text, weights) if use_model else None)
+    if read is not None or not use_model or _shaped_as_no_fact(text):
+        return read
+    return _read_by_model(text, weights)
 
 
 def _read_by_model(text: str, weights: learned.Model | None) -> Extracted | None:
