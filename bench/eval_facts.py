@@ -53,14 +53,16 @@ wording, bench/corpus_dev3.py, seeds 301-303, first measured before any tuning);
 seeds are the held-out figure (the test split's names and questions, but every fact statement, change, restatement
 and distractor worded anew, blind to the extractor: bench/corpus_fresh.py). Seeds 201-203 of fresh were
 tuned on in November 2026 (their false positives were read to write the extractor's gates); seeds 211-213,
-run once after that, are "unseen seeds of a seen generator". `--learned` turns the learned fallback on
+run once after that, are "unseen seeds of a seen generator"; seeds 231-233 of fresh, 41-43 of dev2 and 341-343
+of dev3 were first run in the round after, reading only their figures and wrong-fact counts by kind (never their
+facts), to measure its gate. `--learned` turns the learned fallback on
 (memtree.yaml `facts.learned`; off by default).
 
 Run:  .venv/bin/python bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev2 --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev3 --seeds 301 302 303
       .venv/bin/python bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
-      .venv/bin/python bench/eval_facts.py --split fresh --seeds 211 212 213 [--learned]   # unseen seeds
+      .venv/bin/python bench/eval_facts.py --split fresh --seeds 231 232 233 [--learned]   # unseen seeds
       .venv/bin/python bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
           --api-base http://127.0.0.1:11434 [--nightly]   # the LLM path, against any model LiteLLM reaches
 """
