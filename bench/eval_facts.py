@@ -17,7 +17,11 @@ Matching rules (strict, stated here so the figures can be checked):
   ones. A fact is right when it matches a planted *current* value, one per planted fact, or when it
   cites a standing question chunk and holds its slots' values, one per chunk; a second fact for the
   same planted fact or chunk is a duplicate and counts as wrong. Everything else counts as wrong:
-  noise, distractors, transient question chunks, old values.
+  noise, distractors, transient question chunks, old values. An *old value* is a planted value that was
+  true when said and that a later planted change replaced: shown as current it is stale, so it counts as
+  wrong; it is labelled apart from noise (earlier rounds listed it as "noise"), and "right when said" is
+  reported beside precision, counting old values as right: the extractor read them correctly, and what
+  failed is reading the change that replaced them (that shows in "changes handled").
   "Planted only" is the stricter figure earlier rounds reported: right only by matching a planted
   fact, over every stored fact, so a true standing fact from a question chunk counts as wrong.
 - Recall: planted current values matched by some stored current fact, over all planted
@@ -49,14 +53,16 @@ wording, bench/corpus_dev3.py, seeds 301-303, first measured before any tuning);
 seeds are the held-out figure (the test split's names and questions, but every fact statement, change, restatement
 and distractor worded anew, blind to the extractor: bench/corpus_fresh.py). Seeds 201-203 of fresh were
 tuned on in November 2026 (their false positives were read to write the extractor's gates); seeds 211-213,
-run once after that, are "unseen seeds of a seen generator". `--learned` turns the learned fallback on
+run once after that, are "unseen seeds of a seen generator"; seeds 231-233 of fresh, 41-43 of dev2 and 341-343
+of dev3 were first run in the round after, reading only their figures and wrong-fact counts by kind (never their
+facts), to measure its gate. `--learned` turns the learned fallback on
 (memtree.yaml `facts.learned`; off by default).
 
 Run:  .venv/bin/python bench/eval_facts.py --split dev --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev2 --seeds 1 2 3
       .venv/bin/python bench/eval_facts.py --split dev3 --seeds 301 302 303
       .venv/bin/python bench/eval_facts.py --split test --seeds 101 102 103 [--days 120] [--json]
-      .venv/bin/python bench/eval_facts.py --split fresh --seeds 211 212 213 [--learned]   # unseen seeds
+      .venv/bin/python bench/eval_facts.py --split fresh --seeds 231 232 233 [--learned]   # unseen seeds
       .venv/bin/python bench/eval_facts.py --split fresh --seeds 201 --model ollama/llama3.1 \
           --api-base http://127.0.0.1:11434 [--nightly]   # the LLM path, against any model LiteLLM reaches
 """
@@ -119,6 +125,7 @@ class Score:
     true_positives: int = 0
     duplicates: int = 0
     question_right: int = 0  # stored facts credited by a standing question chunk
+    old_values: int = 0  # stored facts holding, as current, a planted value a later change replaced
     question_found: int = 0  # standing question chunks some stored fact is credited by
     question_standing: int = 0
     unclear: int = 0
@@ -140,11 +147,22 @@ class Score:
     unhandled: list[str] = field(default_factory=list)
     misses: dict[str, int] = field(default_factory=dict)  # MISS_KINDS -> planted current values missed so
     unhandled_kinds: dict[str, int] = field(default_factory=dict)  # UNHANDLED_KINDS -> planted changes so
+    wrong_kinds: dict[str, int] = field(default_factory=dict)  # why wrong facts are wrong -> how many
+
+    def count_wrong(self, kind: str, fact: Fact) -> None:
+        self.wrong_kinds[kind] = self.wrong_kinds.get(kind, 0) + 1
+        self.wrong.append(f"{kind:10} {fact.subject}: {fact.current.fact}")
 
     @property
     def precision(self) -> float:
         judged = self.stored_current - self.unclear
         return (self.true_positives + self.question_right) / judged if judged else 0.0
+
+    @property
+    def precision_when_said(self) -> float:
+        """Precision counting old values right: what the extractor read correctly at the time it was said."""
+        judged = self.stored_current - self.unclear
+        return (self.true_positives + self.question_right + self.old_values) / judged if judged else 0.0
 
     @property
     def precision_planted_only(self) -> float:
@@ -166,6 +184,7 @@ class Score:
         data = {k: v for k, v in self.__dict__.items() if not isinstance(v, list)}
         data.update(
             precision=round(self.precision, 3),
+            precision_when_said=round(self.precision_when_said, 3),
             precision_planted_only=round(self.precision_planted_only, 3),
             question_share=round(self.question_share, 3),
             recall=round(self.recall, 3),
@@ -250,13 +269,16 @@ def score(stored: list[Fact], candidates: list[FactCandidate], corpus: corpus_mo
             result.question_right += 1
         elif hits or said:
             result.duplicates += 1
-            result.wrong.append(f"duplicate  {f.subject}: {f.current.fact}")
+            result.count_wrong("duplicate", f)
+        elif any(version_matches(f.current, p) for p in planted if p.superseded_on is not None):
+            result.old_values += 1  # true when said, stale now: still wrong as a current fact
+            result.count_wrong("old value", f)
         elif all(labels.get(c) == "unclear" for c in f.current.sources):
             result.unclear += 1
             result.left_out.append(f"unclear    {f.subject}: {f.current.fact}")
         else:
             kinds = sorted({_kind(labels.get(c)) for c in f.current.sources})
-            result.wrong.append(f"{'/'.join(kinds):10} {f.subject}: {f.current.fact}")
+            result.count_wrong("/".join(kinds), f)
     result.question_found = len(claimed_chunks)
     result.category_agreement = round(agree / result.true_positives, 3) if result.true_positives else 0.0
     for n, p in enumerate(current_planted):
@@ -373,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"{args.split} seed {seed}: {result.chunks} chunks, {result.candidates} candidates -> "
                     f"{result.stored_current} facts | precision {result.precision:.3f} "
-                    f"(planted only {result.precision_planted_only:.3f}, unclear {result.unclear}) "
+                    f"(right when said {result.precision_when_said:.3f}, old values {result.old_values}, "
+                    f"planted only {result.precision_planted_only:.3f}, unclear {result.unclear}) "
                     f"recall {result.recall:.3f} (question facts {result.question_found}/{result.question_standing}) "
                     f"| changes handled {result.changes_handled}/{result.changes} (stale {result.changes_stale}) "
                     f"| merged {result.merged}, corroborated {result.corroborated}, superseded {result.superseded}, "
@@ -399,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     stored = sum(r.stored_current for r in results)
     planted = sum(r.planted_current for r in results)
     right = tp + sum(r.question_right for r in results)
+    old = sum(r.old_values for r in results)
+    wrong_kinds = {kind for r in results for kind in r.wrong_kinds}
     judged = stored - sum(r.unclear for r in results)
     standing = sum(r.question_standing for r in results)
     changes = sum(r.changes for r in results)
@@ -408,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         "seeds": args.seeds,
         "days": args.days,
         "precision": round(right / judged, 3) if judged else 0.0,
+        "precision_when_said": round((right + old) / judged, 3) if judged else 0.0,
+        "old_values": old,
         "precision_planted_only": round(tp / stored, 3) if stored else 0.0,
         "unclear": stored - judged,
         "question_found": round(sum(r.question_found for r in results) / standing, 3) if standing else 0.0,
@@ -421,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         "median_rebuild_seconds": statistics.median(r.seconds_rebuild for r in results),
         "failed_units": sum(r.failed_units for r in results),
         "misses": {kind: sum(r.misses.get(kind, 0) for r in results) for kind in MISS_KINDS},
+        "wrong": {kind: sum(r.wrong_kinds.get(kind, 0) for r in results) for kind in sorted(wrong_kinds)},
         "unhandled": {kind: sum(r.unhandled_kinds.get(kind, 0) for r in results) for kind in UNHANDLED_KINDS},
         "per_seed": [r.to_json() for r in results],
     }
@@ -431,12 +459,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.split} {args.seeds} ({args.days} days each"
             + (f", {summary['summarizer']}, {summary['failed_units']} periods failed" if args.model else "")
             + f"): precision {summary['precision']} "
-            f"(planted only {summary['precision_planted_only']}, unclear {summary['unclear']} left out), "
+            f"(right when said {summary['precision_when_said']}, old values {old}, "
+            f"planted only {summary['precision_planted_only']}, unclear {summary['unclear']} left out), "
             f"recall {summary['recall']} (question facts found {summary['question_found']}), "
             f"changes handled {summary['supersession']} of {changes} "
             f"(stale {summary['stale']}), merged {summary['merged']}, corroborated {summary['corroborated']}, "
             f"superseded {summary['superseded']}, median rebuild {summary['median_rebuild_seconds']}s; "
             f"misses: {_counts(summary['misses'], MISS_KINDS)}; "
+            f"wrong facts: {_counts(summary['wrong'], tuple(summary['wrong']))}; "
             f"unhandled changes: {_counts(summary['unhandled'], UNHANDLED_KINDS)}"
         )
     return 0

@@ -155,3 +155,25 @@ def test_an_unhandled_change_says_which_of_its_values_no_fact_holds() -> None:
         "not linked"  # the old value in another fact's history
     )
     assert kind(Fact("atlas_host", "decision", on_heroku, (on_fly,))) == "new unseen"  # the new value not current
+
+
+def test_an_old_value_shown_as_current_is_wrong_but_was_right_when_said() -> None:
+    heroku = corpus_module.PlantedFact(
+        "decision", "Atlas hosting", "Heroku", ("c1",), date(2026, 1, 5), date(2026, 3, 2), "Fly.io"
+    )
+    fly = corpus_module.PlantedFact("decision", "Atlas hosting", "Fly.io", ("c2",), date(2026, 3, 2))
+    corpus = corpus_module.Corpus(chunks=[], facts=[heroku, fly], meta={"templates": {"chunks": {}, "slots": {}}})
+
+    def scored(*facts: Fact) -> eval_facts.Score:
+        result = eval_facts.Score(1, "test", 1)
+        eval_facts.score(list(facts), [], corpus, result)
+        return result
+
+    stale = Fact("atlas_host", "decision", Version("Atlas is on Heroku.", "2026-01-05", 0.8, 1, ("c1",)))
+    noise = Fact("knee", "entity", Version("My knee is fine now.", "2026-01-05", 0.8, 1, ("c7",)))
+    result = scored(stale, noise)
+    assert (result.precision, result.precision_when_said, result.old_values) == (0.0, 0.5, 1)
+    assert result.wrong_kinds == {"old value": 1, "noise": 1}
+    superseded = Fact("atlas_host", "decision", Version("Atlas moved to Fly.io.", "2026-03-02", 0.8, 1, ("c2",)))
+    superseded = Fact(superseded.subject, superseded.category, superseded.current, (stale.current,))
+    assert (scored(superseded).precision, scored(superseded).old_values) == (1.0, 0)  # the ledger replaced it

@@ -157,6 +157,37 @@ def test_questions_hypotheticals_narration_and_moments_are_no_fact(sentence: str
     assert extract_sentence(sentence, "user") is None
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "my laptop is painfully slow these days",  # a condition
+        "our sprint board is all over the place",  # an opinion
+        "Priya's desk is always messy",
+        "my shoulder is much better now",
+        "our migration is on hold",  # a state a preposition tells
+    ],
+)
+def test_how_a_thing_is_is_no_fact_of_my_x_is_y(sentence: str) -> None:
+    assert extract_sentence(sentence, "user", use_model=False) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("my manager is Priya", "Priya"),  # a name
+        ("our lease is up next March", "up next March"),
+        ("my budget is 400 euros", "400 euros"),  # a number
+        ("my brother is a nurse", "nurse"),  # a noun phrase an article introduces
+        ("our dog is on a grain-free diet", "on a grain-free diet"),  # ... or a preposition
+        ("Ayo's team is the platform group", "platform group"),
+        ("my goal is to run a marathon", "to run a marathon"),  # a goal
+        ("our podcast is about urban gardening", "about urban gardening"),  # a topic
+    ],
+)
+def test_my_x_is_y_reads_a_value_that_names_or_counts(sentence: str, value: str) -> None:
+    assert read(sentence).value == value
+
+
 def test_what_the_assistant_says_is_no_fact_of_the_users() -> None:
     assert extract_sentence("We decided to use PostgreSQL for the database.", "assistant") is None
     assert extract_sentence("We decided to use PostgreSQL for the database.", "user") is not None

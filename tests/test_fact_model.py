@@ -63,6 +63,12 @@ def test_the_gates_stand_before_the_model(sentence: str) -> None:
     assert extract_sentence(sentence, "user") is None
 
 
+@pytest.mark.parametrize("sentence", ["our sprint board is all over the place", "Priya's desk is always messy"])
+def test_a_value_a_frame_judged_no_fact_is_not_asked_of_the_model(sentence: str) -> None:
+    assert extract_sentence(sentence, "user", use_model=False) is None  # "my X is Y", Y describing X
+    assert extract_sentence(sentence, "user") is None
+
+
 def test_the_agent_s_words_are_never_read_by_the_model() -> None:
     assert extract_sentence(NO_FRAME, "assistant") is None
 

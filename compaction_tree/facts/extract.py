@@ -27,6 +27,7 @@ from . import learned
 from .frames import (
     FRAMES,
     HYPOTHETICAL,
+    INTRODUCER,
     LEAD,
     MAIN_CLAUSE_END,
     MARKER,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from ..summarizers import Unit
 
 # the extractor's own version, in the summarizer's params (a new one re-reads every day)
-EXTRACTOR_VERSION = "frames-2"
+EXTRACTOR_VERSION = "frames-3"
 MAX_FACT_WORDS = 40  # a longer sentence is an explanation, not a fact
 MAX_KEY_WORDS = 6
 MAX_VALUE_WORDS = 10  # a longer "value" is a clause the frame should not have taken
@@ -175,9 +176,38 @@ def _says_something(value: str) -> bool:
 _POINTING_BACK = frozenset({"that", "it", "those", "them"})
 
 
+# frames whose value may be any phrase: "my X is Y" names X's manager, birthday or host, or says how X is ("my knee
+# is fine now", "our velocity is all over the place"): a condition or an opinion, no lasting fact
+_FREE_VALUE_FRAMES = frozenset({"my-is", "possessive-is"})
+
+
+def _names_or_counts(raw_value: str) -> bool:
+    """The value names or counts something: a name or a number in it ("Priya", "March 3", "QA lead"), or a noun
+    phrase an article or a preposition introduces ("a nurse", "on a grain-free diet"), not a bare description
+    ("fine now", "all over the place", "on hold")."""
+    if INTRODUCER.match(raw_value.strip()):
+        return True
+    return any((token[:1].isupper() and token != "I") or any(c.isdigit() for c in token) for token in raw_value.split())
+
+
 def _under_way(frame: str, value: str) -> bool:
     first = value.split()[0].casefold()
     return frame in _STATE_FRAMES and first.endswith("ing") and len(first) > 5
+
+
+def _no_fact_value(frame: str, match: re.Match[str]) -> bool:
+    """The frame's value says nothing, is under way, or describes rather than names: no fact, by its shape."""
+    value = _trimmed(match.group("value"))
+    return (
+        not _says_something(value)
+        or _under_way(frame, value)
+        or (frame in _FREE_VALUE_FRAMES and not _names_or_counts(match.group("value")))
+    )
+
+
+def _shaped_as_no_fact(text: str) -> bool:
+    """A frame fits the statement and its value tells it is no fact ("my knee is fine now"): the model is not asked."""
+    return any((match := frame.pattern.match(text)) and _no_fact_value(frame.name, match) for frame in FRAMES)
 
 
 def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
@@ -188,7 +218,7 @@ def _read(text: str, frames: Iterable[Frame] = FRAMES) -> Extracted | None:
             continue
         groups = {k: _trimmed(v) for k, v in match.groupdict().items()}
         value = groups.get("value", "")
-        if not _says_something(value) or len(value.split()) > MAX_VALUE_WORDS or _under_way(frame.name, value):
+        if len(value.split()) > MAX_VALUE_WORDS or _no_fact_value(frame.name, match):
             continue
         named, aspect = groups.get("subject") or groups.get("subject2") or "", ""
         old = groups.get("old") or groups.get("old2") or ""
@@ -264,7 +294,9 @@ def extract_sentence(
         body, marker = marked
         return None if disqualified(body) else _marked(text, body, marker)
     read = _read_without_old_value(text) or _read(text) or _read_main_clause(text)
-    return read or (_read_by_model(text, weights) if use_model else None)
+    if read is not None or not use_model or _shaped_as_no_fact(text):
+        return read
+    return _read_by_model(text, weights)
 
 
 def _read_by_model(text: str, weights: learned.Model | None) -> Extracted | None:

@@ -287,6 +287,15 @@ NOT_YET = re.compile(
     r"\b(?:not yet|haven't|hasn't|have not|didn't|did not|never mind|no longer sure|undecided|tbd|to be decided)\b",
     _I,
 )
+# what introduces a value that names something: an article ("a nurse"), a preposition before a determiner ("on a
+# grain-free diet", not the state "on hold"), "to" before a verb (a goal, a duty: "my job is to review the PRs") or
+# "about" (a topic); grammar's closed classes
+_DETERMINER = r"(?:a|an|the|my|our|your|his|her|their)\b"
+INTRODUCER = re.compile(
+    rf"(?:a|an|the)\b|(?:in|on|at|with|from|by|for|of|under|near|inside|outside|into)\s+{_DETERMINER}|to\s+[a-z]+"
+    r"|about\b",
+    _I,
+)
 # chatter before the statement ("ok so", "btw", "fyi"): dropped from the fact's text
 LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|btw|actually|by the way|fyi|also|and|oh|well|alright|right|yeah|yes|great|cool|got it|"
