@@ -375,6 +375,8 @@ def compact(
     if outcome and outcome.outside_git:
         sys.stderr.write(f"memtree: {memory.path} is not in a git work tree; nothing committed\n")
     committed = outcome.committed if outcome else None
+    for warning in report.warnings:
+        sys.stderr.write(f"memtree: warning: {warning}\n")
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
@@ -446,6 +448,8 @@ def recall(
     """
     with user_errors():
         result = open_memory(ctx).recall(query, budget)
+    for note in result.notes:
+        sys.stderr.write(f"memtree: note: {note}\n")
     if as_json:
         emit_json(result.to_json())
     elif result.context:

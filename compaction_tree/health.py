@@ -77,7 +77,7 @@ def _unknown_config_keys(vault: Vault) -> list[str]:
     except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return []
     known = {"timezone", "summarizer", "budgets", "settle_hours", "redaction", "topics", "facts", "tokenizer"}
-    known.add("retention")
+    known |= {"retention", "recall"}
     return sorted(str(k) for k in data if k not in known) if isinstance(data, dict) else []
 
 
