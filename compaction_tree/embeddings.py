@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import mmap
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -131,34 +132,35 @@ def encode(stored: Stored) -> bytes:
     return _MAGIC + json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n" + payload
 
 
-def decode(data: bytes | None) -> Stored | None:
-    """The store in data; None when there is none or it is damaged in any way (then compaction rebuilds it)."""
+def decode(data: bytes | mmap.mmap | None) -> Stored | None:
+    """The store in data (read, or mapped: its vectors are not copied); None when there is none or it is
+    damaged in any way (then compaction rebuilds it)."""
     import numpy as np
 
-    if not data or not data.startswith(_MAGIC):
+    if not data or data[: len(_MAGIC)] != _MAGIC:
         return None
-    head, newline, payload = data[len(_MAGIC) :].partition(b"\n")
+    end = data.find(b"\n", len(_MAGIC))
     try:
-        header = json.loads(head)
+        header = json.loads(data[len(_MAGIC) : end])
         model, dim, ids, digests = header["model"], header["dim"], tuple(header["ids"]), tuple(header["digests"])
         valid = (
-            newline
+            end > 0
             and isinstance(model, str)
             and isinstance(dim, int)
             and dim >= 0
             and len(ids) == len(digests)
             and all(isinstance(i, str) for i in (*ids, *digests))
             and list(ids) == sorted(set(ids))
-            and len(payload) == len(ids) * dim * 4
+            and len(data) - end - 1 == len(ids) * dim * 4
             and (dim > 0 or not ids)
         )
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     if not valid:
         return None
-    matrix = np.frombuffer(payload, dtype="<f4").reshape(len(ids), dim) if ids else np.zeros((0, 0), "<f4")
-    if not np.isfinite(matrix).all():
-        return None
+    if not ids:
+        return Stored(model, ids, digests, np.zeros((0, 0), "<f4"))
+    matrix = np.frombuffer(data, dtype="<f4", count=len(ids) * dim, offset=end + 1).reshape(len(ids), dim)
     return Stored(model, ids, digests, matrix)
 
 
@@ -198,8 +200,8 @@ def refresh_store(vault: Vault, index: Index) -> FillReport:
     kept: dict[str, Any] = {}
     if stored is not None and stored.model == model:
         for row, (chunk_id, digest) in enumerate(zip(stored.ids, stored.digests, strict=True)):
-            if wanted.get(chunk_id) == digest:
-                kept[chunk_id] = stored.matrix[row]
+            if wanted.get(chunk_id) == digest and np.isfinite(stored.matrix[row]).all():
+                kept[chunk_id] = np.array(stored.matrix[row])
     report = FillReport(dropped=len(stored.ids) - len(kept) if stored is not None else 0)
     missing = sorted(set(wanted) - set(kept))
     settings = vault.config.summarizer
@@ -253,7 +255,11 @@ def _load(vault: Vault) -> Stored | None:
         cached = _loaded.get(str(path))
         if cached is not None and cached[0] == key:
             return cached[1]
-    stored = decode(vault.read_bytes(VECTORS_FILE))
+    try:  # mapped, not read: a search touches every vector once, and a process may search only once
+        with path.open("rb") as file:
+            stored = decode(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)) if key[1] else None
+    except (OSError, ValueError):
+        stored = None
     with _lock:
         _loaded[str(path)] = (key, stored)
     return stored
@@ -276,7 +282,7 @@ class StoredNearest:
         question = self._embed_query(query)
         if question.shape[0] != stored.dim:
             raise MeaningUnavailable(f"{self.model} changed its vectors' size (`memtree compact` embeds again)")
-        similarity = stored.matrix @ question
+        similarity = np.nan_to_num(stored.matrix @ question, nan=-1.0, posinf=-1.0, neginf=-1.0)  # a damaged row
         k = min(k, len(stored.ids))
         top = np.argpartition(-similarity, k - 1)[:k] if k < len(stored.ids) else np.arange(len(stored.ids))
         order = sorted(top.tolist(), key=lambda row: (-float(similarity[row]), row))
