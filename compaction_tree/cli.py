@@ -276,6 +276,11 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         )
         if run.get("not_committed"):
             lines.append(f"          not committed: {run['not_committed']}")
+    if report["embeddings"]:
+        e = report["embeddings"]
+        lines.append(
+            f"meaning   {e['embedded']:,} of {e['chunks']:,} chunk(s) embedded with {e['model']} (recall.embeddings)"
+        )
     if report["last_hook_failure"]:
         lines.append(f"hooks     last failure {report['last_hook_failure']} (all: .memtree/hooks.log)")
     typer.echo("\n".join(lines))

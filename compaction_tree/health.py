@@ -316,6 +316,7 @@ def status(vault: Vault) -> dict[str, Any]:
             " WHERE day NOT IN (SELECT period FROM summaries WHERE level = 'daily')"
         ).fetchone()
         problems = len(index.problems())
+    from .embeddings import coverage
     from .facts.store import last_rebuild_report
     from .retention import metrics
 
@@ -346,6 +347,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "problems": problems,
         "last_run": last_run,
         "last_hook_failure": last_failure(vault.root),  # a line of .memtree/hooks.log (`--hook-log`)
+        "embeddings": coverage(vault, totals["chunks"]),  # recall.embeddings: chunks with a vector, or None when off
     }
 
 

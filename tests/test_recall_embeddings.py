@@ -277,3 +277,14 @@ def test_add_imports_neither_litellm_nor_numpy_with_embeddings_on(vault: Vault, 
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_status_reports_how_many_chunks_have_a_vector(vault: Vault, llm: FakeLLM, env: None) -> None:
+    assert json.loads(memtree("--vault", str(vault.root), "status", "--json").stdout)["embeddings"] is None
+    vault = with_embeddings(vault, llm)
+    say(vault, "One turn.", "2026-03-02T10:00:00Z")
+    run_compact(vault)
+    say(vault, "A turn since.", "2026-03-05T10:00:00Z")
+    shown = json.loads(memtree("--vault", str(vault.root), "status", "--json").stdout)["embeddings"]
+    assert shown == {"model": "openai/fake-embed", "embedded": 1, "chunks": 2}
+    assert "1 of 2 chunk(s) embedded" in memtree("--vault", str(vault.root), "status").stdout
