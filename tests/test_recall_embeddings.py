@@ -288,3 +288,24 @@ def test_status_reports_how_many_chunks_have_a_vector(vault: Vault, llm: FakeLLM
     shown = json.loads(memtree("--vault", str(vault.root), "status", "--json").stdout)["embeddings"]
     assert shown == {"model": "openai/fake-embed", "embedded": 1, "chunks": 2}
     assert "1 of 2 chunk(s) embedded" in memtree("--vault", str(vault.root), "status").stdout
+
+
+@pytest.mark.parametrize("mock", [[0.5, 0.5], "error"])
+def test_an_answer_short_of_vectors_is_a_failure_too(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch, mock: object
+) -> None:
+    """LiteLLM's own mock: one vector whatever the batch holds (a provider that dropped inputs), or an error."""
+    import functools
+
+    from compaction_tree.llm import _import_litellm
+
+    litellm = _import_litellm()
+    monkeypatch.setattr(litellm, "embedding", functools.partial(litellm.embedding, mock_response=mock))
+    path = vault.root / "memtree.yaml"
+    path.write_text(path.read_text().replace("embeddings: false", "embeddings: openai/mocked"))
+    vault = Vault.open(vault.root)
+    say(vault, "One turn.", "2026-03-02T10:00:00Z")
+    say(vault, "Another turn.", "2026-03-02T11:00:00Z")
+    (warning,) = run_compact(vault)
+    assert "2 chunk(s) left" in warning and stored_ids(vault) == ()
+    assert ("1 usable vector(s) for 2" in warning) == (mock != "error")
