@@ -197,34 +197,52 @@ def refresh_store(vault: Vault, index: Index) -> FillReport:
     texts = {row.id: chunk_text(row.speaker, row.text) for row in index.chunks()}
     wanted = {chunk_id: _digest(text) for chunk_id, text in texts.items()}
     stored = decode(vault.read_bytes(VECTORS_FILE))
-    kept: dict[str, Any] = {}
-    if stored is not None and stored.model == model:
-        for row, (chunk_id, digest) in enumerate(zip(stored.ids, stored.digests, strict=True)):
-            if wanted.get(chunk_id) == digest and np.isfinite(stored.matrix[row]).all():
-                kept[chunk_id] = np.array(stored.matrix[row])
-    report = FillReport(dropped=len(stored.ids) - len(kept) if stored is not None else 0)
+    kept = _still_valid(stored, model, wanted)
+    dropped = len(stored.ids) - len(kept) if stored is not None else 0
     missing = sorted(set(wanted) - set(kept))
-    if stored is not None and stored.model == model and not missing and not report.dropped:
+    if stored is not None and stored.model == model and not missing and not dropped:
         return FillReport(total=len(kept))  # as it was: not even re-encoded (58 MB at 38,000 chunks x 384)
-    settings = vault.config.summarizer
-    for start in range(0, len(missing), BATCH):  # batch by batch: a failure keeps the batches done
-        batch = missing[start : start + BATCH]
-        try:
-            vectors = embed_texts(model, [texts[i] for i in batch], settings.api_base, settings.timeout)
-        except Exception as exc:  # any provider failure: recall finds the rest by words until the next compact
-            left = len(missing) - start
-            report.warning = f"embeddings unavailable ({_reason(exc)}); {left} chunk(s) left for the next compact"
-            break
-        dims = {len(v) for v in vectors} | {len(v) for v in list(kept.values())[:1]}
-        if len(dims) > 1:
-            report.warning = f"embeddings of {len(dims)} different sizes from {model}; kept the earlier ones"
-            break
-        kept.update(zip(batch, _unit_rows(vectors), strict=True))
-        report.embedded += len(batch)
+    report = _embed_missing(vault, model, [(i, texts[i]) for i in missing], kept)
+    report.dropped = dropped
     ids = tuple(sorted(kept))
     matrix = np.stack([kept[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
     vault.write(VECTORS_FILE, encode(Stored(model, ids, tuple(wanted[i] for i in ids), matrix)))
     report.total = len(ids)
+    return report
+
+
+def _still_valid(stored: Stored | None, model: str, wanted: Mapping[str, str]) -> dict[str, Any]:
+    """The stored vectors of chunks that still exist with the text they had, by this model (a damaged row goes)."""
+    import numpy as np
+
+    if stored is None or stored.model != model:
+        return {}
+    kept = {}
+    for row, (chunk_id, digest) in enumerate(zip(stored.ids, stored.digests, strict=True)):
+        if wanted.get(chunk_id) == digest and np.isfinite(stored.matrix[row]).all():
+            kept[chunk_id] = np.array(stored.matrix[row])
+    return kept
+
+
+def _embed_missing(vault: Vault, model: str, missing: Sequence[tuple[str, str]], kept: dict[str, Any]) -> FillReport:
+    """Adds the vectors of (id, text) pairs to kept, batch by batch: a failure keeps the batches done."""
+    report = FillReport()
+    settings = vault.config.summarizer
+    size = len(next(iter(kept.values()))) if kept else None
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start : start + BATCH]
+        try:
+            vectors = embed_texts(model, [text for _, text in batch], settings.api_base, settings.timeout)
+        except Exception as exc:  # any provider failure: recall finds the rest by words until the next compact
+            left = len(missing) - start
+            report.warning = f"embeddings unavailable ({_reason(exc)}); {left} chunk(s) left for the next compact"
+            break
+        if len({size or len(vectors[0]), *(len(v) for v in vectors)}) > 1:
+            report.warning = f"{model} sent vectors of different sizes; {len(missing) - start} chunk(s) left"
+            break
+        size = len(vectors[0])
+        kept.update(zip((chunk_id for chunk_id, _ in batch), _unit_rows(vectors), strict=True))
+        report.embedded += len(batch)
     return report
 
 

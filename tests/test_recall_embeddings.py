@@ -309,3 +309,16 @@ def test_an_answer_short_of_vectors_is_a_failure_too(
     (warning,) = run_compact(vault)
     assert "2 chunk(s) left" in warning and stored_ids(vault) == ()
     assert ("1 usable vector(s) for 2" in warning) == (mock != "error")
+
+
+def test_a_model_whose_vectors_change_size_is_noted_not_mixed(vault: Vault, llm: FakeLLM, env: None) -> None:
+    vault = with_embeddings(vault, llm)
+    say(vault, "The first turn about pottery.", "2026-03-02T10:00:00Z")
+    run_compact(vault)
+    before = (vault.root / VECTORS_FILE).read_bytes()
+    llm.embedding_dim = 32
+    say(vault, "A second turn.", "2026-03-04T10:00:00Z")
+    (warning,) = run_compact(vault)
+    assert "different sizes" in warning and (vault.root / VECTORS_FILE).read_bytes() == before
+    found = recall(vault, "what about pottery?", 300)
+    assert "changed its vectors' size" in found.notes[0] and found.sources
