@@ -322,3 +322,11 @@ def test_a_model_whose_vectors_change_size_is_noted_not_mixed(vault: Vault, llm:
     assert "different sizes" in warning and (vault.root / VECTORS_FILE).read_bytes() == before
     found = recall(vault, "what about pottery?", 300)
     assert "changed its vectors' size" in found.notes[0] and found.sources
+
+
+def test_true_without_a_known_model_warns_and_keeps_no_vectors(vault: Vault, llm: FakeLLM, env: None) -> None:
+    vault = with_embeddings(vault, llm, setting="true")
+    say(vault, "A turn.", "2026-03-02T10:00:00Z")
+    (warning,) = run_compact(vault)
+    assert "no embedding model is known" in warning and not (vault.root / VECTORS_FILE).exists()
+    assert recall(vault, "a turn", 300).notes == () and llm.calls == 0  # off in effect: words, and no note
