@@ -133,24 +133,25 @@ def nearest_latency(chunks: int, dim: int) -> None:
 
     from compaction_tree import embeddings
 
-    vault, _ = Vault.init(Path(tempfile.mkdtemp(prefix="memtree-nearest-")) / "vault", "UTC")
-    rows = np.random.default_rng(1).standard_normal((chunks, dim), dtype=np.float32)
-    ids = tuple(f"{n:016x}" for n in range(chunks))
-    stored = embeddings.Stored("bench", ids, ids, embeddings._unit_rows(rows))
-    vault.write(embeddings.VECTORS_FILE, embeddings.encode(stored))
-    nearest = embeddings.StoredNearest(vault, "bench")
-    timings = []
-    for n in range(21):
-        query = f"question {n}"
-        embeddings._queries[("bench", query)] = embeddings._unit_rows(rows[n : n + 1] + 0.5)[0]
-        started = time.perf_counter()
-        nearest(query, 100)
-        timings.append(time.perf_counter() - started)
-    size = (vault.root / embeddings.VECTORS_FILE).stat().st_size / 1e6
-    print(
-        f"{chunks:,} chunks x {dim} ({size:.0f} MB): first search (reads the store) {timings[0] * 1000:.0f} ms, "
-        f"then median {median_ms(timings[1:]):.1f} ms"
-    )
+    with tempfile.TemporaryDirectory(prefix="memtree-nearest-") as scratch:
+        vault, _ = Vault.init(Path(scratch) / "vault", "UTC")
+        rows = np.random.default_rng(1).standard_normal((chunks, dim), dtype=np.float32)
+        ids = tuple(f"{n:016x}" for n in range(chunks))
+        stored = embeddings.Stored("bench", ids, ids, embeddings._unit_rows(rows))
+        vault.write(embeddings.VECTORS_FILE, embeddings.encode(stored))
+        nearest = embeddings.StoredNearest(vault, "bench")
+        timings = []
+        for n in range(21):
+            query = f"question {n}"
+            embeddings._queries[("bench", query)] = embeddings._unit_rows(rows[n : n + 1] + 0.5)[0]
+            started = time.perf_counter()
+            nearest(query, 100)
+            timings.append(time.perf_counter() - started)
+        size = (vault.root / embeddings.VECTORS_FILE).stat().st_size / 1e6
+        print(
+            f"{chunks:,} chunks x {dim} ({size:.0f} MB): first search (reads the store) {timings[0] * 1000:.0f} ms, "
+            f"then median {median_ms(timings[1:]):.1f} ms"
+        )
 
 
 def median_ms(seconds: Sequence[float]) -> float:
