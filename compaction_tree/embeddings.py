@@ -18,7 +18,8 @@ import math
 import mmap
 import os
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ EMBEDDING_MODELS = {
 ENV_EMBEDDING_MODEL = "MEMTREE_EMBEDDING_MODEL"
 BATCH = 64  # texts per provider call
 MAX_CHARS = 8000  # of a chunk's text embedded: ~2K tokens, within every provider's input limit
+SAVE_EVERY = 60.0  # seconds of a long fill between saves of the store
 QUERY_TIMEOUT = 10.0  # seconds at most for the question's call: recall answers by words rather than wait
 VECTORS_FILE = ".memtree/chunk-vectors.bin"
 _MAGIC = b"memtree chunk vectors 1\n"
@@ -202,12 +204,16 @@ def refresh_store(vault: Vault, index: Index) -> FillReport:
     missing = sorted(set(wanted) - set(kept))
     if stored is not None and stored.model == model and not missing and not dropped:
         return FillReport(total=len(kept))  # as it was: not even re-encoded (58 MB at 38,000 chunks x 384)
-    report = _embed_missing(vault, model, [(i, texts[i]) for i in missing], kept)
+
+    def save() -> None:
+        ids = tuple(sorted(kept))
+        matrix = np.stack([kept[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
+        vault.write(VECTORS_FILE, encode(Stored(model, ids, tuple(wanted[i] for i in ids), matrix)))
+
+    report = _embed_missing(vault, model, [(i, texts[i]) for i in missing], kept, save)
     report.dropped = dropped
-    ids = tuple(sorted(kept))
-    matrix = np.stack([kept[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
-    vault.write(VECTORS_FILE, encode(Stored(model, ids, tuple(wanted[i] for i in ids), matrix)))
-    report.total = len(ids)
+    save()
+    report.total = len(kept)
     return report
 
 
@@ -224,9 +230,13 @@ def _still_valid(stored: Stored | None, model: str, wanted: Mapping[str, str]) -
     return kept
 
 
-def _embed_missing(vault: Vault, model: str, missing: Sequence[tuple[str, str]], kept: dict[str, Any]) -> FillReport:
-    """Adds the vectors of (id, text) pairs to kept, batch by batch: a failure keeps the batches done."""
+def _embed_missing(
+    vault: Vault, model: str, missing: Sequence[tuple[str, str]], kept: dict[str, Any], save: Callable[[], None]
+) -> FillReport:
+    """Adds the vectors of (id, text) pairs to kept, batch by batch: a failure keeps the batches done, and a
+    long first fill is saved every SAVE_EVERY seconds, so a killed run has not paid for nothing."""
     report = FillReport()
+    saved = time.monotonic()
     settings = vault.config.summarizer
     size = len(next(iter(kept.values()))) if kept else None
     for start in range(0, len(missing), BATCH):
@@ -243,6 +253,9 @@ def _embed_missing(vault: Vault, model: str, missing: Sequence[tuple[str, str]],
         size = len(vectors[0])
         kept.update(zip((chunk_id for chunk_id, _ in batch), _unit_rows(vectors), strict=True))
         report.embedded += len(batch)
+        if time.monotonic() - saved > SAVE_EVERY:
+            save()
+            saved = time.monotonic()
     return report
 
 

@@ -330,3 +330,23 @@ def test_true_without_a_known_model_warns_and_keeps_no_vectors(vault: Vault, llm
     (warning,) = run_compact(vault)
     assert "no embedding model is known" in warning and not (vault.root / VECTORS_FILE).exists()
     assert recall(vault, "a turn", 300).notes == () and llm.calls == 0  # off in effect: words, and no note
+
+
+def test_a_long_fill_is_saved_as_it_goes(vault: Vault, monkeypatch: pytest.MonkeyPatch, env: None) -> None:
+    """A first fill of a large vault takes many calls: a run killed midway keeps what it paid for."""
+    from compaction_tree import embeddings
+
+    monkeypatch.setattr(embeddings, "SAVE_EVERY", 0.0)
+    seen: set[int] = set()  # how many vectors the store held whenever a text was embedded
+
+    def watching(text: str, dim: int) -> list[float]:
+        stored = decode((vault.root / VECTORS_FILE).read_bytes()) if (vault.root / VECTORS_FILE).exists() else None
+        seen.add(len(stored.ids) if stored else 0)
+        return meaning_vector(text, dim)
+
+    with FakeLLM(embedder=watching, embedding_dim=16) as server:
+        vault = with_embeddings(vault, server)
+        for i in range(70):
+            say(vault, f"Turn {i:03d}.", f"2026-03-02T{10 + i // 60}:{i % 60:02d}:00Z")
+        run_compact(vault)
+    assert seen == {0, 64} and len(stored_ids(vault)) == 70  # the second batch was asked with the first saved
