@@ -7,6 +7,7 @@ Run:
   .venv/bin/python bench/eval_memory.py --split fresh    # test's, with the fact statements reworded
   .venv/bin/python bench/eval_memory.py --locomo ../shared/datasets/locomo-dev.json
   .venv/bin/python bench/eval_memory.py --scale 100000   # ROOT.md tokens and recall latency at 100K chunks
+  .venv/bin/python bench/eval_memory.py --embeddings     # with recall.embeddings on (bench/minilm.py over HTTP)
 
 Evidence recall: for every question with known evidence chunks, each method builds a context
 within a token budget B (2K, 5K, 8K); recall is the share of the evidence chunks whose text
@@ -39,6 +40,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -111,8 +113,16 @@ class Results:
     build: list[str] = field(default_factory=list)
 
 
+EMBEDDINGS: list[Any] = []  # --embeddings: bench/minilm.py's server, once started
+
+
 def build_vault(work: Path, data: Dataset) -> Vault:
     vault, _ = Vault.init(work / f"vault-{data.name}", data.tz)
+    if EMBEDDINGS:
+        from bench.minilm import embed_recall_of
+
+        embed_recall_of(vault.root, EMBEDDINGS[0])
+        vault = Vault.open(vault.root)
     source = work / f"{data.name}.jsonl"
     with source.open("w", encoding="utf-8") as out:
         for chunk in data.chunks:
@@ -143,6 +153,8 @@ def evaluate(data: Dataset, work: Path, results: Results) -> None:
                 started = time.perf_counter()
                 found = recall(vault, qa.question, budget, index=index)
                 results.timings["recall"].append(time.perf_counter() - started)
+                if found.notes:  # --embeddings: a run that fell back to words measures nothing
+                    raise SystemExit(f"recall: {found.notes[0]}")
                 contexts = {
                     "memtree": found.context,
                     "bm25": bm25.retrieve(qa.question, budget)[0],
@@ -316,7 +328,12 @@ def main() -> int:
         "--scale", type=int, help="also build a vault of this many chunks: ROOT.md tokens, recall latency"
     )
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
+    parser.add_argument("--embeddings", action="store_true", help="recall.embeddings on (bench/minilm.py over HTTP)")
     args = parser.parse_args()
+    if args.embeddings:
+        from bench.minilm import serve
+
+        EMBEDDINGS.append(serve()[0])
     with tempfile.TemporaryDirectory(prefix="memtree-eval-") as scratch:
         return run(args, Path(scratch))
 

@@ -5,7 +5,7 @@ Run (from the project root; numpy comes with the dev extras):
   .venv/bin/python bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
   .venv/bin/python bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
   .venv/bin/python bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
-  .venv/bin/python bench/eval_scale.py --noise 14 --minilm    # + recall given MiniLM's nearest chunks
+  .venv/bin/python bench/eval_scale.py --noise 14 --embeddings  # + recall with recall.embeddings (MiniLM)
 
 The data, the baselines (bm25_session: whole sessions by BM25, packed best first) and the scoring
 (the share of a question's evidence turns whose text is in the context) are
@@ -15,14 +15,15 @@ noise (software, work and personal chat, plant=False) over LoCoMo's dates, --noi
 average: they enter the baselines' memory too. Never point --data at LoCoMo's held-out
 conversations (see ../shared/datasets/README.md). Output quotes no data.
 
---minilm adds a column: recall given the chunks nearest each question by bench/minilm.py's embeddings
-(standing in for an embedding provider; every chunk is embedded once, ~0.1 s each on a loaded 2-core
-machine, cached under --work).
+--embeddings adds a column: recall with recall.embeddings on, bench/minilm.py's MiniLM served over HTTP
+standing in for the provider (memtree's own path: `memtree compact` fills the chunk-vector store through
+LiteLLM, recall embeds each question); every text is embedded once, ~0.1 s each on a loaded 2-core machine,
+cached under --work.
 
 Tuning rule: retrieval's conversation ranking (its weight, and the focus that raises it) was tuned
 on conv-26's questions at --noise 14 and on eval_memory.py's synthetic dev split; the
 per-conversation rows report conv-30 as the split it was not tuned on. So were the weight and number
-of recall's nearest chunks by meaning (--minilm: picked on conv-26 from 0.3/0.6/1.0 x 50/100).
+of recall's nearest chunks by meaning (--embeddings: picked on conv-26 from 0.3/0.6/1.0 x 50/100).
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -48,7 +48,7 @@ import membench as mb  # noqa: E402
 
 from bench.corpus import generate  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
-from compaction_tree.retrieval import Nearest, recall  # noqa: E402
+from compaction_tree.retrieval import recall  # noqa: E402
 from compaction_tree.tokens import bundled_tokenizer_dir  # noqa: E402
 from compaction_tree.vault import Vault  # noqa: E402
 
@@ -106,30 +106,56 @@ def build(memory: mb.Memory, work: Path) -> tuple[Vault, float, float]:
     return Vault.open(vault_dir), imported, compacted
 
 
-def minilm_nearest(vault: Vault, work: Path) -> Nearest:
-    """The chunks nearest a question by MiniLM embeddings of "speaker: text" (cached in work/minilm.npz)."""
+def with_embeddings(vault: Vault, work: Path) -> tuple[Vault, float]:
+    """The vault with recall.embeddings on, served by bench/minilm.py's MiniLM over HTTP (standing in for a
+    provider: LiteLLM's embedding() and the chunk-vector store are memtree's own), filled by `memtree compact`;
+    the seconds that took. Vectors are cached in work/minilm-cache.npz, so a second run embeds only questions."""
+    from bench.minilm import embed_recall_of, serve
+
+    server, cache = serve(0, work / "minilm-cache.npz")
+    embed_recall_of(vault.root, server)
+    started = time.perf_counter()
+    memtree = [sys.executable, "-m", "compaction_tree", "--vault", str(vault.root), "compact"]
+    done = subprocess.run(memtree, capture_output=True, text=True)
+    filled = time.perf_counter() - started
+    cache.save()
+    if done.returncode or "warning" in done.stderr:
+        raise SystemExit(f"compact with embeddings: {done.stderr.strip()}")
+    return Vault.open(vault.root), filled
+
+
+def nearest_latency(chunks: int, dim: int) -> None:
+    """The store's side of recall by meaning at this many chunks (random unit vectors; the question's vector
+    given): reading .memtree/chunk-vectors.bin once, then each search (a matrix product and the top 100)."""
+    import tempfile
+
     import numpy as np
 
-    from bench.minilm import embed
+    from compaction_tree import embeddings
 
-    with Index(vault) as index:
-        index.sync()
-        rows = index.chunks()
-    cache = work / "minilm.npz"
-    stored = np.load(cache) if cache.exists() else None
-    if stored is not None and [str(i) for i in stored["ids"]] == [r.id for r in rows]:
-        vectors = stored["vecs"]
-    else:
-        vectors = np.array([embed(f"{r.speaker}: {r.text}") for r in rows], dtype=np.float32)
-        np.savez(cache, ids=np.array([r.id for r in rows]), vecs=vectors)
-    ids = [r.id for r in rows]
-    of_question = lru_cache(maxsize=8)(lambda q: np.array(embed(q), dtype=np.float32))
+    with tempfile.TemporaryDirectory(prefix="memtree-nearest-") as scratch:
+        vault, _ = Vault.init(Path(scratch) / "vault", "UTC")
+        rows = np.random.default_rng(1).standard_normal((chunks, dim), dtype=np.float32)
+        ids = tuple(f"{n:016x}" for n in range(chunks))
+        stored = embeddings.Stored("bench", ids, ids, embeddings._unit_rows(rows))
+        vault.write(embeddings.VECTORS_FILE, embeddings.encode(stored))
+        nearest = embeddings.StoredNearest(vault, "bench")
+        timings = []
+        for n in range(21):
+            query = f"question {n}"
+            embeddings._queries[("bench", query)] = embeddings._unit_rows(rows[n : n + 1] + 0.5)[0]
+            started = time.perf_counter()
+            nearest(query, 100)
+            timings.append(time.perf_counter() - started)
+        size = (vault.root / embeddings.VECTORS_FILE).stat().st_size / 1e6
+        print(
+            f"{chunks:,} chunks x {dim} ({size:.0f} MB): first search (reads the store) {timings[0] * 1000:.0f} ms, "
+            f"then median {median_ms(timings[1:]):.1f} ms"
+        )
 
-    def nearest(query: str, k: int) -> Sequence[tuple[str, float]]:
-        similarity = vectors @ of_question(query)
-        return [(ids[i], float(similarity[i])) for i in np.argsort(-similarity, kind="stable")[:k]]
 
-    return nearest
+def median_ms(seconds: Sequence[float]) -> float:
+    return sorted(seconds)[len(seconds) // 2] * 1000
 
 
 def main() -> None:
@@ -140,8 +166,15 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=300)
     parser.add_argument("--budgets", default="2000,5000,8000")
     parser.add_argument("--work", type=Path, help="where the vault is built (kept, and reused when present)")
-    parser.add_argument("--minilm", action="store_true", help="also recall given MiniLM's nearest chunks")
+    parser.add_argument(
+        "--embeddings", action="store_true", help="also recall with recall.embeddings on (MiniLM over HTTP)"
+    )
+    parser.add_argument("--nearest-at", type=int, help="only time the store's search at this many chunks")
     args = parser.parse_args()
+    if args.nearest_at:
+        for dim in (384, 1536):  # MiniLM's, and OpenAI's text-embedding-3-small's
+            nearest_latency(args.nearest_at, dim)
+        return
     budgets = [int(b) for b in args.budgets.split(",")]
     count = mb.TokenCounter("auto", 30)
     convs = mb.load_locomo(args.data)
@@ -162,8 +195,11 @@ def main() -> None:
     evidence = {c.id: mb.normalize(c.text) for c in memory.chunks}
     found: dict[tuple[str, int, int | str], list[float]] = defaultdict(list)
     latencies = []
-    nearest = minilm_nearest(vault, work) if args.minilm else None
-    methods = ["memtree", "bm25_session"] + (["memtree+minilm"] if nearest else [])
+    if args.embeddings:
+        vault, filled = with_embeddings(vault, work)
+        print(f"chunks embedded by `memtree compact` in {filled:.1f} s")
+    methods = ["memtree", "bm25_session"] + (["memtree+emb"] if args.embeddings else [])
+    meaning_latencies = []
     for stale in vault.derived.glob("index.sqlite*"):  # derived: time building it from the files
         stale.unlink()
     with Index(vault) as index:
@@ -173,20 +209,29 @@ def main() -> None:
         for qa in questions:
             for budget in budgets:
                 started = time.perf_counter()
-                ours = recall(vault, qa.question, budget, index)
+                ours = recall(vault, qa.question, budget, index, meaning=False)
                 latencies.append(time.perf_counter() - started)
                 theirs = baseline.bm25_session(qa.question, budget)
                 contexts = [("memtree", ours.context), ("bm25_session", theirs.context)]
-                if nearest:
-                    contexts.append(
-                        ("memtree+minilm", recall(vault, qa.question, budget, index, False, nearest=nearest).context)
-                    )
+                if args.embeddings:
+                    started = time.perf_counter()
+                    by_meaning = recall(vault, qa.question, budget, index, False)
+                    meaning_latencies.append(time.perf_counter() - started)
+                    if by_meaning.notes:
+                        raise SystemExit(f"recall with embeddings: {by_meaning.notes[0]}")
+                    contexts.append(("memtree+emb", by_meaning.context))
                 for method, context in contexts:
                     score = mb.score_retrieval(qa, mb.Retrieval(context, count(context)), evidence)["recall"]
                     found[(method, budget, 0)].append(score)
                     found[(method, budget, qa.category)].append(score)
                     found[(method, budget, qa.conv)].append(score)
-    print(f"{len(questions)} questions; median recall latency {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
+    print(f"{len(questions)} questions; median recall latency {median_ms(latencies):.1f} ms")
+    if meaning_latencies:  # a question's first budget embeds it (one HTTP call to MiniLM); the others reuse it
+        first = meaning_latencies[:: len(budgets)]
+        print(
+            f"with embeddings: median {median_ms(meaning_latencies):.1f} ms, "
+            f"{median_ms(first):.1f} ms when it embeds the question"
+        )
     print(f"{'budget':>6} {'category':12} " + " ".join(f"{m:>14}" for m in methods))
     conversations = sorted({qa.conv for qa in questions})
     for budget in budgets:

@@ -276,6 +276,11 @@ def status(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         )
         if run.get("not_committed"):
             lines.append(f"          not committed: {run['not_committed']}")
+    if report["embeddings"]:
+        e = report["embeddings"]
+        lines.append(
+            f"meaning   {e['embedded']:,} of {e['chunks']:,} chunk(s) embedded with {e['model']} (recall.embeddings)"
+        )
     if report["last_hook_failure"]:
         lines.append(f"hooks     last failure {report['last_hook_failure']} (all: .memtree/hooks.log)")
     typer.echo("\n".join(lines))
@@ -375,6 +380,8 @@ def compact(
     if outcome and outcome.outside_git:
         sys.stderr.write(f"memtree: {memory.path} is not in a git work tree; nothing committed\n")
     committed = outcome.committed if outcome else None
+    for warning in report.warnings:
+        sys.stderr.write(f"memtree: warning: {warning}\n")
     if as_json:
         emit_json({**report.to_json(), "committed": committed})
     else:
@@ -446,6 +453,8 @@ def recall(
     """
     with user_errors():
         result = open_memory(ctx).recall(query, budget)
+    for note in result.notes:
+        sys.stderr.write(f"memtree: note: {note}\n")
     if as_json:
         emit_json(result.to_json())
     elif result.context:

@@ -81,6 +81,7 @@ class CompactReport:
     facts_changed: list[str] = field(default_factory=list)
     seconds: float = 0.0
     commit: CommitOutcome | None = None  # what --commit did (api.Memory.compact); not part of to_json()
+    warnings: list[str] = field(default_factory=list)  # the run went on regardless (stderr); not part of to_json()
 
     @property
     def changed(self) -> list[str]:
@@ -495,6 +496,15 @@ class Compactor:
             index.sync()  # else the index is as the sync under the lock left it: nothing was written since
         self.report.facts_changed = sorted({*self.report.facts_changed, *rebuild_facts(self.vault, index)})
         self.report.root_changed = write_root(self.vault, index, standing_fact_lines(self.vault))
+        self._refresh_chunk_vectors(index)
+
+    def _refresh_chunk_vectors(self, index: Index) -> None:
+        """recall.embeddings: embed the new chunks, drop the forgotten ones' vectors (embeddings.py)."""
+        from .embeddings import refresh_store
+
+        warning = refresh_store(self.vault, index).warning
+        if warning:
+            self.report.warnings.append(warning)
 
 
 def _parent_path(path: str) -> str | None:

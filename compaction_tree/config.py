@@ -19,7 +19,7 @@ CONFIG_FILE = "memtree.yaml"
 ENV_VAULT = "MEMTREE_VAULT"
 ENV_MODEL = "MEMTREE_MODEL"
 MAX_CONFIG_BYTES = 256 * 1024
-CONFIG_RULES = 3  # bump when parse_config refuses more: a config cached under older rules is parsed again
+CONFIG_RULES = 4  # bump when parse_config refuses more: a config cached under older rules is parsed again
 BACKENDS = ("extractive", "litellm")
 # tiktoken's encodings, and the count it falls back to (tokens.APPROXIMATE, spelled out: importing tokens
 # here would slow `memtree add`); o200k_base and cl100k_base ship with litellm, the others count as
@@ -82,6 +82,8 @@ class Config:
     fact_learned: bool = False
     tokenizer: str = "o200k_base"
     retention: RetentionConfig = field(default_factory=RetentionConfig)
+    # recall by meaning too (embeddings.py): False, True (the provider's embedding model) or a LiteLLM model
+    recall_embeddings: bool | str = False
 
     @property
     def tz(self) -> ZoneInfo:
@@ -151,6 +153,9 @@ facts:
   learned: false  # also facts a small learned model reads (more found, many wrong: README, "How well it works")
 
 tokenizer: o200k_base  # tiktoken encoding; counts are approximate (chars/4) when it is unavailable
+
+recall:
+  embeddings: false  # also find chunks by meaning: true (the provider's embedding model) or a LiteLLM model
 
 retention:  # `memtree prune` (dry run unless --apply); see README.md, "Retention"
   older_than_days: 90  # only raw chunks older than this may go, once a summary cites them
@@ -275,6 +280,21 @@ def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+MAX_MODEL_CHARS = 200
+
+
+def _recall_embeddings(value: Any) -> bool | str:
+    """recall.embeddings: true, false (or empty), or a LiteLLM embedding model string."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str) and 0 < len(value) <= MAX_MODEL_CHARS and not any(c.isspace() for c in value):
+        return value
+    raise ConfigError(
+        f"memtree.yaml: recall.embeddings must be true, false or a LiteLLM embedding model, not {repr(value)[:60]}",
+        hint="e.g. recall.embeddings: openai/text-embedding-3-small",
+    )
+
+
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     """Reads memtree.yaml; unknown keys are ignored (and reported by `memtree doctor`)."""
     if len(text.encode("utf-8")) > MAX_CONFIG_BYTES:
@@ -338,6 +358,7 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
             "tokenizer", _typed("tokenizer", data.get("tokenizer", defaults.tokenizer), str), TOKENIZERS
         ),
         retention=retention,
+        recall_embeddings=_recall_embeddings(_section(data, "recall").get("embeddings")),
     )
 
 
@@ -392,4 +413,5 @@ def config_from_data(data: dict[str, Any]) -> Config:
         fact_learned=data.get("fact_learned", False),
         tokenizer=data["tokenizer"],
         retention=RetentionConfig(**data.get("retention", {})),
+        recall_embeddings=data.get("recall_embeddings", False),
     )

@@ -77,7 +77,7 @@ def _unknown_config_keys(vault: Vault) -> list[str]:
     except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return []
     known = {"timezone", "summarizer", "budgets", "settle_hours", "redaction", "topics", "facts", "tokenizer"}
-    known.add("retention")
+    known |= {"retention", "recall"}
     return sorted(str(k) for k in data if k not in known) if isinstance(data, dict) else []
 
 
@@ -316,6 +316,7 @@ def status(vault: Vault) -> dict[str, Any]:
             " WHERE day NOT IN (SELECT period FROM summaries WHERE level = 'daily')"
         ).fetchone()
         problems = len(index.problems())
+    from .embeddings import coverage
     from .facts.store import last_rebuild_report
     from .retention import metrics
 
@@ -346,6 +347,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "problems": problems,
         "last_run": last_run,
         "last_hook_failure": last_failure(vault.root),  # a line of .memtree/hooks.log (`--hook-log`)
+        "embeddings": coverage(vault, totals["chunks"]),  # recall.embeddings: chunks with a vector, or None when off
     }
 
 

@@ -6,7 +6,8 @@ chunks, and a conversation (a session, or a sitting) whose turns together match 
 its turns: evidence clusters, so the conversation is the unit a plain session search wins with
 among many distractors (_conversation_lift), the more so the more the question's best turns
 cluster in conversations beyond chance (_focus). Given a way to find the chunks nearest the question
-in meaning (nearest, e.g. by embeddings), those are candidates too (_by_meaning). The best chunks
+in meaning (nearest: by default the vault's chunk vectors when recall.embeddings is on, embeddings.py),
+those are candidates too (_by_meaning); when it fails, recall ranks by words and says so. The best chunks
 that fit are quoted verbatim, in time order, under a header per day, each labelled with its source id.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -67,6 +68,7 @@ class Recall:
     context: str
     tokens: int
     sources: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # why recall ranked by words alone this time (e.g. the embeddings provider failed)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,10 +115,12 @@ def recall(
     count_usage: bool = True,
     facts: bool = True,
     nearest: Nearest | None = None,
+    meaning: bool = True,
 ) -> Recall:
     """The evidence for query that fits in budget tokens (see the module docstring). What it returns is
     counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False.
-    nearest, when given, adds the chunks nearest the query in meaning as candidates (_by_meaning)."""
+    nearest adds the chunks nearest the query in meaning as candidates (_by_meaning); without it, the
+    vault's chunk vectors do when recall.embeddings is on, unless meaning is False (words alone)."""
     if budget < 1:
         raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
     if not query.strip():
@@ -126,6 +130,10 @@ def recall(
     try:
         if own:
             index.sync()
+        if nearest is None and meaning:
+            from .embeddings import nearest_for
+
+            nearest = nearest_for(vault)
         found = _recall(vault, index, query, budget, facts, nearest)
         if count_usage:
             from .recall_counts import record_usage
@@ -165,8 +173,15 @@ def _recall(
         scores[reply] = max(scores[reply], REPLY_WEIGHT * scores[hit])
     for rowid, lift in _second_hop(index, chunk_hits, terms).items():
         scores[rowid] = max(scores[rowid], lift)
+    notes: tuple[str, ...] = ()
     if nearest is not None:
-        for rowid, lift in _by_meaning(index, nearest(query, SEMANTIC_FROM)).items():
+        from .embeddings import MeaningUnavailable
+
+        try:
+            near = nearest(query, SEMANTIC_FROM)
+        except MeaningUnavailable as exc:
+            near, notes = (), (str(exc),)
+        for rowid, lift in _by_meaning(index, near).items():
             scores[rowid] = max(scores[rowid], lift)
     for rowid, lift in _conversation_lift(index, match, scores, _focus(index, chunk_hits)).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
@@ -179,7 +194,7 @@ def _recall(
         for row in candidates.values():
             scores[row.rowid] *= 1 + RECENCY * position[row.ts]
     ranked = sorted(candidates.values(), key=lambda r: (-scores[r.rowid], r.ts, r.id))
-    return _pack(vault, query, budget, ranked, facts)
+    return replace(_pack(vault, query, budget, ranked, facts), notes=notes)
 
 
 def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus: float) -> dict[int, float]:

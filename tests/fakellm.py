@@ -338,10 +338,13 @@ class FakeLLM:
         latency: float = 0.0,
         embedding_dim: int = 8,
         model_name: str | None = None,
+        embedder: Callable[[str, int], list[float]] | None = None,
     ) -> None:
         self.responder = responder or default_responder
         self.latency = latency  # seconds slept before answering each request (concurrently)
         self.embedding_dim = embedding_dim
+        # (text, dimensions) -> the vector /embeddings answers; default: a hash of the text (embed_text)
+        self.embedder = embedder or embed_text
         self.model_name = model_name  # reported in responses; default: echo the request's model
         self._lock = threading.Lock()
         self._queue: deque[Behaviour] = deque()
@@ -531,7 +534,7 @@ class FakeLLM:
         as_base64 = body.get("encoding_format") == "base64"
         data = []
         for i, text in enumerate(texts):
-            vec = embed_text(text, dim)
+            vec = self.embedder(text, dim)
             emb: Any = base64.b64encode(struct.pack(f"<{dim}f", *vec)).decode() if as_base64 else vec
             data.append({"object": "embedding", "index": i, "embedding": emb})
         tokens = sum(count_tokens(t) for t in texts)

@@ -51,6 +51,7 @@ STATUS = {
     "problems",
     "last_run",
     "last_hook_failure",
+    "embeddings",
 }
 # what `compact` records for `status` (.memtree/last_run.json): the run's keys, when it finished, and why no commit
 LAST_RUN = (COMPACT - {"committed"}) | {"finished", "not_committed"}

@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import json
 import math
-import os
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +29,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+from ..embeddings import embed_texts, embedding_model
 from ..errors import InvalidInputError, VaultFormatError
 from ..summary import FactCandidate
 from ..text import STOPWORDS, WORD, fold, word_form
@@ -657,28 +657,7 @@ def last_rebuild_report(vault: Vault) -> RebuildReport | None:
     return None
 
 
-# ---------------------------------------------------------------- embeddings (optional)
-
-# The embedding model of each provider that has one; other providers keep the lexical similarity.
-EMBEDDING_MODELS = {
-    "openai": "openai/text-embedding-3-small",
-    "azure": "azure/text-embedding-3-small",
-    "ollama": "ollama/nomic-embed-text",
-    "gemini": "gemini/text-embedding-004",
-    "mistral": "mistral/mistral-embed",
-}
-ENV_EMBEDDING_MODEL = "MEMTREE_EMBEDDING_MODEL"
-
-
-def embedding_model(config: Config, env: Mapping[str, str] | None = None) -> str | None:
-    """For a litellm vault: $MEMTREE_EMBEDDING_MODEL, else the embedding model of the chat model's provider."""
-    if config.summarizer.backend != "litellm" or not config.summarizer.model:
-        return None
-    explicit = (os.environ if env is None else env).get(ENV_EMBEDDING_MODEL)
-    if explicit:
-        return explicit
-    model = config.summarizer.model
-    return EMBEDDING_MODELS.get(model.split("/", 1)[0] if "/" in model else "openai")
+# ---------------------------------------------------------------- embeddings (optional: ../embeddings.py)
 
 
 def similarity_for(vault: Vault, texts: Sequence[str]) -> tuple[Similarity | None, str, str | None]:
@@ -716,28 +695,9 @@ def _embed(vault: Vault, model: str, texts: Iterable[str]) -> dict[str, list[flo
     wanted = sorted(set(texts))
     missing = [t for t in wanted if key(t) not in known]
     if missing:
-        from ..llm import _import_litellm
-
-        litellm = _import_litellm()
         settings = vault.config.summarizer
-        # embedding() ignores num_retries=0 and falls back to this default (3 requests per call, measured):
-        # set for our calls only, and put back, since the process may use LiteLLM for other things
-        previous = getattr(litellm, "DEFAULT_MAX_RETRIES", None)
-        setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010
-        try:
-            for start in range(0, len(missing), 64):
-                batch = missing[start : start + 64]
-                response = litellm.embedding(
-                    model=model, input=batch, api_base=settings.api_base, timeout=settings.timeout, num_retries=0
-                )
-                items = sorted(response.data, key=lambda item: _field(item, "index", 0))
-                for text, item in zip(batch, items, strict=True):
-                    known[key(text)] = [round(float(x), 6) for x in _field(item, "embedding", [])]
-        finally:
-            setattr(litellm, "DEFAULT_MAX_RETRIES", previous)  # noqa: B010
+        vectors = embed_texts(model, missing, settings.api_base, settings.timeout)
+        for text, vector in zip(missing, vectors, strict=True):
+            known[key(text)] = [round(x, 6) for x in vector]
         vault.write(EMBEDDINGS_FILE, json.dumps(cache, sort_keys=True).encode("utf-8"))
     return {t: known[key(t)] for t in wanted}
-
-
-def _field(item: Any, name: str, default: Any) -> Any:
-    return item.get(name, default) if isinstance(item, dict) else getattr(item, name, default)
