@@ -208,6 +208,7 @@ def _add_read_tools(server: MemtreeServer) -> None:
             vault = server.vault()
             found = find(vault, query, budget if budget is not None else vault.config.budgets.recall)
         text = found.context or f"nothing in memory matches {query!r}"
+        text += "".join(f"\n(note: {note})" for note in found.notes)  # e.g. ranked by words: embeddings failed
         return _result(text, found.to_json())
 
     @server.tool(

@@ -493,7 +493,10 @@ class _Asker:
         from .retrieval import recall
 
         if question not in self.answers:
-            found = recall(self.vault, question, self.budget, index=self.index, count_usage=False, facts=False)
+            # words alone: pruning stays offline and its answer the same whatever a provider says today
+            found = recall(
+                self.vault, question, self.budget, index=self.index, count_usage=False, facts=False, meaning=False
+            )
             self.answers[question] = found.sources
         return self.answers[question]
 

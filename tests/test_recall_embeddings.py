@@ -350,3 +350,27 @@ def test_a_long_fill_is_saved_as_it_goes(vault: Vault, monkeypatch: pytest.Monke
             say(vault, f"Turn {i:03d}.", f"2026-03-02T{10 + i // 60}:{i % 60:02d}:00Z")
         run_compact(vault)
     assert seen == {0, 64} and len(stored_ids(vault)) == 70  # the second batch was asked with the first saved
+
+
+def test_the_prune_gate_asks_recall_by_words_alone(vault: Vault, llm: FakeLLM, env: None) -> None:
+    from compaction_tree.retention import _Asker
+
+    vault, evidence = meaning_vault(vault, llm)
+    before = llm.calls
+    with Index(vault) as index:
+        found = _Asker(vault, index)("How does Melanie relax?")
+    assert llm.calls == before  # pruning stays offline whatever recall.embeddings says
+    assert evidence not in found
+
+
+def test_the_mcp_recall_tool_passes_recall_notes_on(vault: Vault, llm: FakeLLM, env: None) -> None:
+    mcp = pytest.importorskip("test_mcp")
+    vault, _ = meaning_vault(vault, llm)
+    vault = with_embeddings(vault, llm, timeout=1)
+    llm.push(status(500))
+
+    async def check(client: object) -> None:
+        text, _, failed = await mcp.call(client, "recall", query="What calms Melanie down?")
+        assert not failed and "(note: embeddings unavailable" in text
+
+    mcp.session(mcp.build_server(vault.root), check)
