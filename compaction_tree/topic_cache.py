@@ -4,7 +4,8 @@ ROOT.md is rendered at every compaction and by `memtree context` at every sessio
 finding the candidates of a year of chunks takes seconds. So each day's candidates are kept with a
 digest of its chunks (a changed day is counted again, the others are read back), each month's tally
 beside them, and the tally of every month but the newest merged in one file: a new day costs that
-file and its own month, not a replay of the year (a changed old day costs the merge of the months).
+file and its own month, not a replay of the year (a new month merges the one before into that file,
+a changed old day merges every month again).
 The few thousand topics ROOT.md can use at all are kept apart, with a digest of the whole vault: a
 session start reads only those. Derived data: losing any of these files costs time, never content.
 """
@@ -66,13 +67,12 @@ def all_tallies(vault: Vault, index: Index, digests: Mapping[str, str]) -> dict[
     for day in sorted(digests):
         by_month.setdefault(day[:7], {})[day] = digests[day]
     months = sorted(by_month)
-    history = {day: digest for month in months[:-1] for day, digest in by_month[month].items()}
     before = _Before(vault)
-    found = _read_history(vault, history)
-    if found is None:
-        found = {}
-        for month in months[:-1]:
-            merge_tallies(found, _month_tallies(vault, index, month, by_month[month], before))
+    merged, found = _read_history(vault, by_month)
+    for month in months[merged:-1]:  # a month closed since (a new one began), or all of them
+        merge_tallies(found, _month_tallies(vault, index, month, by_month[month], before))
+    if merged < len(months) - 1:
+        history = {day: digest for month in months[:-1] for day, digest in by_month[month].items()}
         _write(vault, HISTORY, {"version": TALLY_VERSION, "digests": history, "tallies": _encode_open(found)})
     if months:
         merge_tallies(found, _month_tallies(vault, index, months[-1], by_month[months[-1]], before))
@@ -80,13 +80,21 @@ def all_tallies(vault: Vault, index: Index, digests: Mapping[str, str]) -> dict[
     return settled(found)
 
 
-def _read_history(vault: Vault, digests: dict[str, str]) -> dict[str, Tally] | None:
-    if not digests:
-        return {}
+def _read_history(vault: Vault, by_month: Mapping[str, Mapping[str, str]]) -> tuple[int, dict[str, Tally]]:
+    """(how many of the oldest months it holds, their tallies) from the merged file, when its days are those
+    months' days as they stand, each unchanged; else (0, {})."""
     stored = _read(vault, HISTORY)
-    if stored.get("version") == TALLY_VERSION and stored.get("digests") == digests:
-        return _decode_open(stored.get("tallies"), digests.keys())
-    return None
+    digests = stored.get("digests")
+    if stored.get("version") != TALLY_VERSION or not isinstance(digests, dict) or not digests:
+        return 0, {}
+    held = sorted({day[:7] for day in digests})
+    months = sorted(by_month)
+    if held != months[: len(held)] or len(held) >= len(months):  # the newest month is never in it
+        return 0, {}
+    if digests != {day: digest for month in held for day, digest in by_month[month].items()}:
+        return 0, {}
+    decoded = _decode_open(stored.get("tallies"), digests.keys())
+    return (len(held), decoded) if decoded is not None else (0, {})
 
 
 class _Before:
