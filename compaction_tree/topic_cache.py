@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .errors import MemtreeError
 from .index import Index
 from .topics import KINDS, Tally, TallyCount, candidates, merge_tallies, open_tallies, settled
 from .vault import DERIVED, Vault, atomic_write
@@ -144,12 +145,17 @@ def _month_tallies(
 def _drop_stale(vault: Vault, months: set[str]) -> None:
     """Removes the files of months with no chunk left, and the one-file cache once its days are read."""
     folder = vault.root / MONTHS
+    stale = [BEFORE_MONTHS] if (vault.root / BEFORE_MONTHS).is_file() else []
     with contextlib.suppress(OSError):
-        (vault.root / BEFORE_MONTHS).unlink(missing_ok=True)
         if folder.is_dir() and not folder.is_symlink():
-            for path in folder.iterdir():
-                if path.suffix == ".json" and path.name[:7] not in months and path.name != "history.json":
-                    path.unlink()
+            stale += [f"{MONTHS}/{p.name}" for p in folder.iterdir() if p.suffix == ".json" and _gone(p.name, months)]
+    for relative in stale:
+        with contextlib.suppress(MemtreeError):
+            vault.delete(relative)
+
+
+def _gone(name: str, months: set[str]) -> bool:
+    return name != Path(HISTORY).name and name[:7] not in months
 
 
 def _recounted(index: Index, digests: Mapping[str, str], days: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -284,8 +290,8 @@ def _read(vault: Vault, relative: str) -> dict[str, Any]:
 def _write(vault: Vault, relative: str, data: Mapping[str, Any]) -> None:
     target: Path = vault.root / relative
     folder = target.parent
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, MemtreeError):
         if folder.name != DERIVED and folder.parent.is_dir() and not folder.parent.is_symlink():
-            folder.mkdir(exist_ok=True)  # .memtree/topic-tally/, inside a real .memtree/ only
+            vault.ensure_dir(folder, durable=False)  # .memtree/topic-tally/, inside a real .memtree/ only
         if folder.is_dir() and not folder.is_symlink() and not target.is_symlink():
             atomic_write(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
