@@ -105,13 +105,19 @@ class ExtractiveSummarizer:
         self.identity = SummarizerIdentity("extractive", None, PROMPT_VERSION)
         self.usage = Usage()
         self.concurrency = 1  # CPU-bound: threads would only contend for the GIL
-        self._count = counter_for(config.tokenizer)
+        self._counter: Callable[[str], int] | None = None  # loaded by the first summary (see _count)
         if fact_extractor is None:
             from .facts.extract import extract_facts
 
             self._facts: Callable[[Unit], tuple[FactCandidate, ...]] = lambda unit: extract_facts(unit, config)
         else:
             self._facts = fact_extractor
+
+    def _count(self, text: str) -> int:
+        # the tokenizer takes 0.45 s to load: a compaction with nothing to summarize never needs it
+        if self._counter is None:
+            self._counter = counter_for(self.config.tokenizer)
+        return self._counter(text)
 
     def params(self) -> Mapping[str, Any]:
         # no extractor here: facts are versioned apart from summaries (facts/candidates.py)

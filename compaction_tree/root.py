@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -596,28 +597,24 @@ def period_about(
     about this one), the most distinctive first."""
     by_key = {aliases.get(t.key, t.key): t for t in tallies.values()}
     counted = [(info, by_key[key]) for key, info in topics.items() if key in by_key]
-    totals = [t.chunks for _, t in counted]
-    on_day: dict[str, list[tuple[int, int]]] = defaultdict(list)  # day -> (topic, chunks): a period reads its days only
-    for i, (_, t) in enumerate(counted):
-        for day, n in t.days.items():
-            on_day[day].append((i, n))
-    days = sorted(on_day)
+    # each topic's days in order with running totals: a period's mentions are a difference of two, found by
+    # bisection, not a walk over every (topic, day) of a year for each line of the timeline
+    dated = []
+    for _, t in counted:
+        days = sorted(t.days)
+        dated.append((days, [0, *itertools.accumulate(t.days[d] for d in days)]))
 
     @functools.cache
     def strength(i: int) -> float:
         return weight(counted[i][0], active_days, langs, lead=False)
 
     def about(start: str, end: str, period_share: float) -> list[str]:
-        inside: Counter[int] = Counter()
-        for day in days[bisect.bisect_left(days, start) : bisect.bisect_right(days, end)]:
-            for i, n in on_day[day]:
-                inside[i] += n
         scored = []
-        for i, n in inside.items():
-            share = n / totals[i]
-            if share > period_share:
+        for i, (days, running) in enumerate(dated):
+            n = running[bisect.bisect_right(days, end)] - running[bisect.bisect_left(days, start)]
+            if n and n / running[-1] > period_share:
                 info = counted[i][0]
-                scored.append((-strength(i) * n * share, info.key, info.name))
+                scored.append((-strength(i) * n * (n / running[-1]), info.key, info.name))
         return [name for _, _, name in sorted(scored)[:PERIOD_TOPICS]]
 
     return about

@@ -116,10 +116,14 @@ def topic_key(name: str, aliases: Mapping[str, str] = BUILTIN_ALIASES) -> str:
     Word forms are taken from the original spelling (so "CORS" stays "cors", never "cor"),
     then folded: "Refresh Tokens", "refresh token", "refresh-tokens" and "refresh_token" share a key.
     """
-    words = (w for t in WORD.findall(unicodedata.normalize("NFKC", name)) for w in re.split(r"[-_]", t) if w)
-    forms = [word_form(w) for w in words]
-    key = " ".join(forms)
+    key = _folded(name)
     return aliases.get(key, key)
+
+
+@lru_cache(maxsize=65536)  # a year's ROOT.md asks for the key of the same few thousand names again and again
+def _folded(name: str) -> str:
+    words = (w for t in WORD.findall(unicodedata.normalize("NFKC", name)) for w in re.split(r"[-_]", t) if w)
+    return " ".join(word_form(w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -281,6 +285,7 @@ class Tally:
     days: Counter[str]
     langs: Counter[str] = field(default_factory=Counter)  # chunks mentioning it, by their language
     plains: Counter[str] = field(default_factory=Counter)  # chunks where it was an inflected form, by dictionary form
+    lowercase: bool = False  # written in lower case as a word or pair somewhere
 
     @property
     def chunks(self) -> int:
@@ -319,8 +324,13 @@ TallyCount = tuple[str, str, str, str, str, str, int]  # day, key, surface, kind
 
 def tally_counts(counts: Iterable[TallyCount]) -> dict[str, Tally]:
     """tally() from counts."""
+    return settled(open_tallies(counts))
+
+
+def open_tallies(counts: Iterable[TallyCount]) -> dict[str, Tally]:
+    """The counts by key, in the order given, before settled(): a part of memory that merge_tallies() can join
+    to the parts before and after it, with the same result as counting them all at once."""
     found: dict[str, Tally] = {}
-    lowercase: set[str] = set()
     for day, key, surface, kind, lang, plain, n in counts:
         t = found.get(key)
         if t is None:
@@ -332,11 +342,34 @@ def tally_counts(counts: Iterable[TallyCount]) -> dict[str, Tally]:
         t.langs[lang] += n
         if plain:
             t.plains[plain] += n
-        if kind in ("word", "pair") and surface.islower():
-            lowercase.add(key)
-    for key in lowercase:
-        t = found[key]
-        if t.kind == "initial":
+        if not t.lowercase and kind in ("word", "pair") and surface.islower():
+            t.lowercase = True
+    return found
+
+
+def merge_tallies(into: dict[str, Tally], later: Mapping[str, Tally]) -> None:
+    """Adds the open tallies of a later part of memory (days after all of into's) to into's, copying what
+    it keeps."""
+    for key, t in later.items():
+        mine = into.get(key)
+        if mine is None:
+            copied = (Counter(t.surfaces), t.kind, Counter(t.days), Counter(t.langs), Counter(t.plains), t.lowercase)
+            into[key] = Tally(key, *copied)
+            continue
+        if _KIND_WEIGHT[t.kind] > _KIND_WEIGHT[mine.kind]:  # the first of the strongest kind, as when counted at once
+            mine.kind = t.kind
+        mine.surfaces.update(t.surfaces)
+        dict.update(mine.days, t.days)  # other days: nothing to add up
+        mine.langs.update(t.langs)
+        mine.plains.update(t.plains)
+        mine.lowercase = mine.lowercase or t.lowercase
+
+
+def settled(found: dict[str, Tally]) -> dict[str, Tally]:
+    """Open tallies made final (in place): a capital only ever seen opening a sentence, while the word is also
+    written in lower case, is that word."""
+    for t in found.values():
+        if t.lowercase and t.kind == "initial":
             t.kind = "word"
             t.surfaces = Counter({s: n for s, n in t.surfaces.items() if s.islower()})
     return found
@@ -348,7 +381,7 @@ def kind_weight(kind: str) -> float:
 
 def display_name(surfaces: Mapping[str, int]) -> str:
     """The most used spelling; ties go to the alphabetically first, for determinism."""
-    return sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    return min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
 
 def merge_topics(stats: Iterable[TopicStat], limit: int) -> tuple[TopicStat, ...]:

@@ -536,6 +536,7 @@ class Vault:
             self.root / "facts",
             self.derived,
             self.derived / "cache",
+            self.derived / "topic-tally",  # ROOT.md's topic tally by month (topic_cache.py)
         ]
 
     def lock_holders_folders(self) -> list[Path]:

@@ -35,7 +35,7 @@ from compaction_tree.markdown import parse_summary, read_front_matter, render_su
 from compaction_tree.model import Chunk, valid_id
 from compaction_tree.redact import redact
 from compaction_tree.summary import Bullet, Draft, SourceRef, SummarizerIdentity, Summary, TopicStat
-from compaction_tree.topic_cache import BY_DAY, KEPT
+from compaction_tree.topic_cache import KEPT, MONTHS
 from compaction_tree.vault import Vault
 
 from .faults import SLOW, run_in_child
@@ -275,9 +275,9 @@ def memtree_ids(root: Path) -> set[str]:
         ids |= {json.loads(line)["id"] for line in audit.read_text().splitlines() if line.strip()}
     for month in sorted(root.glob("facts/candidates/*.jsonl")):
         ids |= {json.loads(line)["input"] for line in month.read_text().splitlines() if line.strip()}
-    by_day, kept = (root / BY_DAY, root / KEPT)  # ROOT.md's topic tally: digests of each day's chunks
-    if by_day.exists():
-        ids |= {entry["digest"] for entry in json.loads(by_day.read_text())["days"].values()}
+    kept = root / KEPT  # ROOT.md's topic tally: digests of each day's chunks
+    for month in sorted((root / MONTHS).glob("*.json")):
+        ids |= set(json.loads(month.read_text()).get("digests", {}).values())
     if kept.exists():
         ids.add(json.loads(kept.read_text())["digest"])
     return ids
