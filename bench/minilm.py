@@ -152,6 +152,7 @@ class Cache:
 
 def serve(port: int = 0, cache: Path | None = None) -> tuple[ThreadingHTTPServer, Cache]:
     """An OpenAI-compatible /embeddings server on 127.0.0.1 (port 0: any free one), in a daemon thread."""
+    _model()  # a missing package stops here, plainly, not as a dropped connection in the middle of a fill
     vectors = Cache(cache)
 
     class Handler(BaseHTTPRequestHandler):
