@@ -199,6 +199,16 @@ def main() -> None:
         vault, filled = with_embeddings(vault, work)
         print(f"chunks embedded by `memtree compact` in {filled:.1f} s")
     methods = ["memtree", "bm25_session"] + (["memtree+emb"] if args.embeddings else [])
+    # the session block: ROOT.md as `memtree root` prints it, then recall in what the budget leaves
+    root = subprocess.run(
+        [sys.executable, "-m", "compaction_tree", "--vault", str(vault.root), "root"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.rstrip("\n")
+    root_tokens = count(root)
+    print(f"ROOT.md: {root_tokens:,} tokens")
+    methods += ["block"] + (["block+emb"] if args.embeddings else [])
     meaning_latencies = []
     for stale in vault.derived.glob("index.sqlite*"):  # derived: time building it from the files
         stale.unlink()
@@ -220,6 +230,13 @@ def main() -> None:
                     if by_meaning.notes:
                         raise SystemExit(f"recall with embeddings: {by_meaning.notes[0]}")
                     contexts.append(("memtree+emb", by_meaning.context))
+                if budget > root_tokens:
+                    rest = budget - root_tokens
+                    contexts.append(
+                        ("block", root + "\n\n" + recall(vault, qa.question, rest, index, meaning=False).context)
+                    )
+                    if args.embeddings:
+                        contexts.append(("block+emb", root + "\n\n" + recall(vault, qa.question, rest, index).context))
                 for method, context in contexts:
                     score = mb.score_retrieval(qa, mb.Retrieval(context, count(context)), evidence)["recall"]
                     found[(method, budget, 0)].append(score)
@@ -239,7 +256,8 @@ def main() -> None:
             scores = [found[(m, budget, category)] for m in methods]
             if scores[0]:
                 name = category if isinstance(category, str) else CATEGORIES.get(category, "all")
-                print(f"{budget:>6} {name:12} " + " ".join(f"{sum(s) / len(s):14.3f}" for s in scores))
+                cells = (f"{sum(s) / len(s):14.3f}" if s else f"{'-':>14}" for s in scores)
+                print(f"{budget:>6} {name:12} " + " ".join(cells))
 
 
 if __name__ == "__main__":
