@@ -565,6 +565,31 @@ class Index:
         db.execute("DELETE FROM lines WHERE summary = ?", (rowid,))
         db.execute("DELETE FROM summaries WHERE rowid = ?", (rowid,))
 
+    # ---------------------------------------------------------------- forget
+
+    def names_any(self, chunk_ids: Sequence[str]) -> bool:
+        """Whether a chunk row, or a summary or line citing a chunk, still names one of the ids."""
+        for chunk_id in chunk_ids:
+            for table, column in (("chunks", "id"), ("summaries", "sources"), ("lines", "sources")):
+                if self.db.execute(f"SELECT 1 FROM {table} WHERE instr({column}, ?) LIMIT 1", (chunk_id,)).fetchone():
+                    return True
+        return False
+
+    def purge_residue(self) -> bool:
+        """Rewrites the file without what deleted rows leave behind: FTS5 keeps a deleted row's terms in
+        its segments until they merge, SQLite keeps deleted rows in free pages, the log keeps old pages.
+        False when that cannot be done now (the index is in memory, another process reads the file)."""
+        if self.in_memory:
+            return False
+        try:
+            for table in ("chunk_fts", "line_fts", "conversation_fts"):
+                self.db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            self.db.execute("VACUUM")
+            busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        return not busy
+
     # ---------------------------------------------------------------- queries
 
     def chunk_refs(self) -> list[ChunkRef]:
