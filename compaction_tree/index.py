@@ -41,6 +41,7 @@ from .vault import RAW, Vault, is_temp, read_chunk_file
 SCHEMA_VERSION = "14"  # 14: conversations (a session, or a sitting) searchable as one text each
 SITTING_GAP = timedelta(minutes=30)  # a longer pause ends a conversation that has no session id
 BUSY_SECONDS = 120.0  # how long to wait for another process's sync before building in memory instead
+PURGE_WAIT_SECONDS = 5.0  # how long forget waits for readers to leave the log before building the index anew
 RACY_SECONDS = 2.0  # a folder changed this recently may change again within the same mtime tick
 
 _SCHEMA = """
@@ -564,6 +565,36 @@ class Index:
         db.execute("DELETE FROM line_fts WHERE rowid IN (SELECT rowid FROM lines WHERE summary = ?)", (rowid,))
         db.execute("DELETE FROM lines WHERE summary = ?", (rowid,))
         db.execute("DELETE FROM summaries WHERE rowid = ?", (rowid,))
+
+    # ---------------------------------------------------------------- forget
+
+    def names_any(self, chunk_ids: Sequence[str]) -> bool:
+        """Whether a chunk row, or a summary or line citing a chunk, still names one of the ids."""
+        for chunk_id in chunk_ids:
+            for table, column in (("chunks", "id"), ("summaries", "sources"), ("lines", "sources")):
+                if self.db.execute(f"SELECT 1 FROM {table} WHERE instr({column}, ?) LIMIT 1", (chunk_id,)).fetchone():
+                    return True
+        return False
+
+    def purge_residue(self) -> bool:
+        """Rewrites the file without what deleted rows leave behind: FTS5 keeps a deleted row's terms in
+        its segments until they merge, SQLite keeps deleted rows in free pages, the log keeps old pages.
+        False when that cannot be done now (the index is in memory, another process reads the file)."""
+        if self.in_memory:
+            return False
+        try:
+            for table in ("chunk_fts", "line_fts", "conversation_fts"):
+                self.db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            self.db.execute("VACUUM")
+            # a reader's snapshot keeps the log: the caller builds the file anew rather than wait for it
+            self.db.execute(f"PRAGMA busy_timeout = {int(PURGE_WAIT_SECONDS * 1000)}")
+            busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        return not busy
 
     # ---------------------------------------------------------------- queries
 

@@ -208,8 +208,13 @@ def strip_forgotten(vault: Vault, index: Index, ids: set[str]) -> list[str]:
             )
     written = []
     for path, indexed in index.summaries("daily"):
+        if indexed.period not in sealed:
+            continue
+        data = vault.read_bytes(path)  # a summary that cites a chunk names its id: only those are parsed
+        if not data or not any(i.encode() in data for i in ids):
+            continue
         summary = _read_summary(vault, path, indexed.period)
-        if summary is None or summary.period not in sealed or not {s.id for s in summary.sources} & ids:
+        if summary is None or not {s.id for s in summary.sources} & ids:
             continue
         draft = summary.draft
 

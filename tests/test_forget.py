@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -9,8 +10,10 @@ import pytest
 from helpers import memtree, snapshot
 from test_compaction import fill
 
+from compaction_tree import index as index_module
 from compaction_tree.compaction import compact, forget
 from compaction_tree.extractive import ExtractiveSummarizer
+from compaction_tree.index import Index
 from compaction_tree.ingest import add
 from compaction_tree.markdown import parse_summary
 from compaction_tree.vault import Vault
@@ -201,3 +204,40 @@ def test_forget_finishes_what_an_older_interrupted_forget_left(vault: Vault) -> 
     assert memtree("--vault", str(vault.root), "forget", poison).code == 0
     assert traces(vault.root, ["code is 4417", poison]) == []  # the digits alone may occur in a content hash
     assert not (vault.root / ".memtree/forget-pending.json").exists()
+
+
+def test_the_index_purged_of_residue_holds_no_byte_of_a_deleted_chunk(vault: Vault) -> None:
+    """SQLite keeps deleted rows in free pages and FTS5 a deleted row's terms in its segments."""
+    fill(vault, date(2026, 2, 2), 14, 4)
+    poison = add(vault, POISON, timestamp="2026-02-11T12:00:00Z", speaker="user").id
+    with Index(vault) as index:
+        index.db.execute("PRAGMA secure_delete = OFF")  # as many builds of SQLite have it: deleted bytes stay
+        index.sync()
+        count = index.chunk_count()
+        assert index.names_any([poison])
+        (vault.root / f"raw/2026/02/11/{poison}.json").unlink()
+        index.sync()
+        assert not index.names_any([poison])
+        index.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert traces(vault.root / ".memtree", ["zebra-quokka", "zebra", "quokka"])  # deleted, yet still in the file
+        assert index.purge_residue()
+        assert traces(vault.root / ".memtree", ["zebra", "quokka", poison]) == []
+        assert index.chunk_count() == count - 1  # the rest is all there
+
+
+def test_forget_leaves_no_trace_in_the_index_while_a_reader_holds_its_log(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's snapshot keeps the log's old pages: the index is built anew rather than waited for."""
+    monkeypatch.setattr(index_module, "PURGE_WAIT_SECONDS", 0.1)
+    fill(vault, date(2026, 2, 2), 14, 4)
+    poison = add(vault, POISON, timestamp="2026-02-11T12:00:00Z", speaker="user").id
+    compact(vault, ExtractiveSummarizer(vault.config), NOW)
+    reader = sqlite3.connect(vault.root / ".memtree/index.sqlite", isolation_level=None)
+    try:
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM chunks WHERE id = ?", (poison,)).fetchone() == (1,)
+        forget(vault, [poison], ExtractiveSummarizer(vault.config), NOW)
+        assert traces(vault.root, ["zebra", "quokka", poison]) == []
+    finally:
+        reader.close()
