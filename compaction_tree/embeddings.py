@@ -218,14 +218,15 @@ def refresh_store(vault: Vault, index: Index) -> FillReport:
 
 
 def _still_valid(stored: Stored | None, model: str, wanted: Mapping[str, str]) -> dict[str, Any]:
-    """The stored vectors of chunks that still exist with the text they had, by this model (a damaged row goes)."""
+    """The stored vectors of chunks that still exist with the text they had, by this model (decode refused a
+    store with a damaged row)."""
     import numpy as np
 
     if stored is None or stored.model != model:
         return {}
     kept = {}
     for row, (chunk_id, digest) in enumerate(zip(stored.ids, stored.digests, strict=True)):
-        if wanted.get(chunk_id) == digest and np.isfinite(stored.matrix[row]).all():
+        if wanted.get(chunk_id) == digest:
             kept[chunk_id] = np.array(stored.matrix[row])
     return kept
 
@@ -315,7 +316,7 @@ class StoredNearest:
         question = self._embed_query(query)
         if question.shape[0] != stored.dim:
             raise MeaningUnavailable(f"{self.model} changed its vectors' size (`memtree compact` embeds again)")
-        similarity = np.nan_to_num(stored.matrix @ question, nan=-1.0, posinf=-1.0, neginf=-1.0)  # a damaged row
+        similarity = stored.matrix @ question  # finite: decode refuses a damaged store, embed_texts a bad vector
         k = min(k, len(stored.ids))
         top = np.argpartition(-similarity, k - 1)[:k] if k < len(stored.ids) else np.arange(len(stored.ids))
         order = sorted(top.tolist(), key=lambda row: (-float(similarity[row]), row))

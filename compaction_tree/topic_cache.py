@@ -209,16 +209,6 @@ def _encode_open(tallies: Mapping[str, Tally]) -> dict[str, Any]:
 # again, never trusted into ROOT.md's arithmetic.
 
 
-def _count(n: Any) -> bool:
-    return isinstance(n, int) and not isinstance(n, bool) and n > 0
-
-
-def _counts(data: Any) -> Counter[str] | None:
-    if isinstance(data, dict) and all(isinstance(k, str) and _count(n) for k, n in data.items()):
-        return Counter(data)
-    return None
-
-
 def _kind(data: Any) -> bool:
     return type(data) is str and data in KINDS
 
@@ -231,10 +221,10 @@ def _decode(data: Any) -> dict[str, Tally] | None:
     for key, fields in data.items():
         if not (isinstance(fields, list) and len(fields) == 5 and _kind(fields[0])):
             return None
-        surfaces, days, langs, plains = (_counts(f) for f in fields[1:])
-        if surfaces is None or days is None or langs is None or plains is None or not surfaces or not days:
+        kind, surfaces, days, langs, plains = fields
+        if not (_all_counts(fields[1:]) and surfaces and days):
             return None
-        tallies[key] = Tally(key, surfaces, fields[0], days, langs, plains)
+        tallies[key] = Tally(key, Counter(surfaces), kind, Counter(days), Counter(langs), Counter(plains))
     return tallies
 
 
