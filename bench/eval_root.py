@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -29,19 +30,20 @@ sys.path.insert(0, str(HERE.parents[2] / "shared" / "tools"))
 
 import membench as mb  # noqa: E402
 
-from bench.eval_scale import build, distractors  # noqa: E402
+from bench.eval_scale import add_friends_arguments, build, distractors, friends_of  # noqa: E402
 from compaction_tree.index import Index  # noqa: E402
 from compaction_tree.root import root_text  # noqa: E402
 
 
-def probes_for(locomo: list[mb.Conversation], noise: mb.Conversation | None, seed: int) -> list[mb.Probe]:
-    """membench's probes for the LoCoMo conversations as one memory; absent ones also absent from the noise."""
+def probes_for(
+    locomo: list[mb.Conversation], noise: mb.Conversation | None, seed: int, company: Sequence[mb.Conversation] = ()
+) -> list[mb.Probe]:
+    """membench's probes for the LoCoMo conversations as one memory; absent ones also absent from the
+    distractors (noise, friends' chats)."""
     memory = mb.Memory(locomo, combined=True)
     probes = mb.build_probes(locomo, [memory], 30, seed)
-    if noise is None:
-        return probes
-    noise_text = mb.conversation_text(noise)
-    return [p for p in probes if p.label == "present" or not mb.mentions(noise_text, p.topic)]
+    others = [mb.conversation_text(c) for c in ([noise] if noise else []) + list(company)]
+    return [p for p in probes if p.label == "present" or not any(mb.mentions(t, p.topic) for t in others)]
 
 
 def score(root: str, probes: list[mb.Probe]) -> tuple[int, float, float]:
@@ -66,6 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
     parser.add_argument("--noise", type=int, default=0, help="distractor chunks a day, on average (0: none)")
+    add_friends_arguments(parser)
     parser.add_argument("--work", type=Path, default=Path("/tmp/memtree-eval-root"))
     parser.add_argument("--seeds", type=int, default=3, help="probe samples averaged")
     parser.add_argument("--rebuild", action="store_true")
@@ -73,25 +76,27 @@ def main() -> None:
     args = parser.parse_args()
     convs = mb.load_locomo(args.data)
     sets = [[c] for c in convs] + ([convs] if len(convs) > 1 else [])
-    if args.noise:
+    company = friends_of(args, convs)
+    if args.noise or company:
         sets = [convs]
     noise = distractors(args.noise) if args.noise else None
     count = mb.TokenCounter("auto", 30)
     print(f"{'vault':28} {'tokens':>8} {'present':>7} {'shown':>6} {'fp':>6} {'root tok':>8}")
     for locomo in sets:
         name = "+".join(c.key for c in locomo) + (f"+noise{args.noise}" if noise else "")
+        name += f"+friends{args.pairs}x{args.sessions}" if company else ""
         work = args.work / name
         if args.rebuild and work.exists():
             shutil.rmtree(work)
-        memory = mb.Memory(locomo + ([noise] if noise else []), combined=True)
-        vault, _ = build(memory, work)
+        memory = mb.Memory(locomo + company + ([noise] if noise else []), combined=True)
+        vault, *_ = build(memory, work)
         with Index(vault) as index:
             index.sync()
             root = root_text(vault, index, ())
         shown, fps, n = [], [], 0
         split: dict[str, list[float]] = {c.key: [] for c in locomo}
         for seed in range(args.seeds):
-            probes = probes_for(locomo, noise, 13 + seed)
+            probes = probes_for(locomo, noise, 13 + seed, company)
             n, s, f = score(root, probes)
             shown.append(s)
             fps.append(f)

@@ -81,6 +81,25 @@ def distractors(per_day: int) -> mb.Conversation:
     return mb.Conversation("noise", "noise", ("user", "assistant"), chunks, dates, [], {})
 
 
+def add_friends_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--persona-chat",
+        type=Path,
+        help="folder of Synthetic-Persona-Chat's CSV files: friends' chats as distractors (bench/persona_chat.py)",
+    )
+    parser.add_argument("--pairs", type=int, default=6, help="pairs of friends (--persona-chat)")
+    parser.add_argument("--sessions", type=int, default=30, help="chats of each pair (--persona-chat)")
+
+
+def friends_of(args: argparse.Namespace, locomo: Sequence[mb.Conversation]) -> list[mb.Conversation]:
+    """The distractor friendships --persona-chat asks for (none without it), named apart from locomo's people."""
+    if not args.persona_chat:
+        return []
+    from bench.persona_chat import friends
+
+    return friends(args.persona_chat, args.pairs, args.sessions, avoid={s for c in locomo for s in c.speakers})
+
+
 def build(memory: mb.Memory, work: Path) -> tuple[Vault, float, float]:
     """The vault (built once under work, then reused), seconds to import and to compact it (0 when reused)."""
     vault_dir = work / "vault"
@@ -162,6 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "datasets" / "locomo-dev.json")
     parser.add_argument("--noise", type=int, default=0, help="distractor chunks a day, on average (0: none)")
+    add_friends_arguments(parser)
     parser.add_argument("--ask", default="", help="ask only this conversation's questions (e.g. conv-26)")
     parser.add_argument("--questions", type=int, default=300)
     parser.add_argument("--budgets", default="2000,5000,8000")
@@ -178,11 +198,13 @@ def main() -> None:
     budgets = [int(b) for b in args.budgets.split(",")]
     count = mb.TokenCounter("auto", 30)
     convs = mb.load_locomo(args.data)
+    convs += friends_of(args, convs)
     if args.noise:
         convs.append(distractors(args.noise))
     memory = mb.Memory(convs, combined=True)
     baseline = mb.MemoryIndex(memory, count)
-    work = args.work or Path(f"/tmp/memtree-eval-scale-{args.noise}")
+    company = f"-friends{args.pairs}x{args.sessions}" if args.persona_chat else ""
+    work = args.work or Path(f"/tmp/memtree-eval-scale-{args.noise}{company}")
     vault, imported, compacted = build(memory, work)
     tokens = sum(count(c.text) for c in memory.chunks)
     print(f"{len(memory.chunks):,} chunks, {tokens:,} tokens ({count.name})")
