@@ -241,10 +241,10 @@ class Memory:
 
         return know(self.vault, topic)
 
-    def recall(self, query: str, budget: int | None = None) -> Recall:
+    def recall(self, query: str, budget: int | None = None, ids: bool = False) -> Recall:
         from .retrieval import recall
 
-        return recall(self.vault, query, budget if budget is not None else self.vault.config.budgets.recall)
+        return recall(self.vault, query, budget if budget is not None else self.vault.config.budgets.recall, ids=ids)
 
     def status(self) -> dict[str, Any]:
         """`memtree status --json`: the keys are stable (README.md, CLI)."""

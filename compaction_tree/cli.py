@@ -445,6 +445,9 @@ def recall(
     budget: Annotated[
         int | None, typer.Option(help="Token budget for the evidence (default: budgets.recall, 5000).")
     ] = None,
+    ids: Annotated[
+        bool, typer.Option("--ids", help="Label each quoted line with its chunk id (for forget; costs budget).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Fetch the evidence for a question within a token budget.
@@ -452,7 +455,7 @@ def recall(
     Example: memtree recall "how do refresh tokens rotate?" --budget 2000
     """
     with user_errors():
-        result = open_memory(ctx).recall(query, budget)
+        result = open_memory(ctx).recall(query, budget, ids=ids)
     for note in result.notes:
         sys.stderr.write(f"memtree: note: {note}\n")
     if as_json:

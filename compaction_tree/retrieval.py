@@ -4,11 +4,14 @@ Recall searches every level through the derived index, then walks down: summary 
 match pass their score to the chunks they cite, a day whose summary matches lifts its matching
 chunks, and a conversation (a session, or a sitting) whose turns together match the question lifts
 its turns: evidence clusters, so the conversation is the unit a plain session search wins with
-among many distractors (_conversation_lift), the more so the more the question's best turns
-cluster in conversations beyond chance (_focus). Given a way to find the chunks nearest the question
-in meaning (nearest: by default the vault's chunk vectors when recall.embeddings is on, embeddings.py),
-those are candidates too (_by_meaning); when it fails, recall ranks by words and says so. The best chunks
-that fit are quoted verbatim, in time order, under a header per day, each labelled with its source id.
+among many distractors (_conversation_lift), the more so when the question names someone who
+takes part in the conversations or its best turns cluster in conversations beyond chance (_focus).
+Given a way to find the chunks nearest the question in meaning (nearest: by default the vault's
+chunk vectors when recall.embeddings is on, embeddings.py), those are candidates too (_by_meaning);
+when it fails, recall ranks by words and says so. The best chunks that fit are quoted verbatim, in
+time order, under a header per day, one "speaker: text" line each. Their ids are the sources; the
+lines carry them only when asked (ids=True): an id costs a few tokens a line, up to a fifth of a
+budget that would otherwise hold evidence.
 
 Awareness matches the topic as a phrase of precise word forms (text.word_form) across every
 chunk and summary line, so "auth" never matches "author" while "Refresh Tokens" matches
@@ -27,7 +30,7 @@ from typing import Any
 from .errors import InvalidInputError
 from .index import ChunkRow, Index, LineRow
 from .markdown import one_line
-from .root import ROOT_FILE
+from .root import ROLES, ROOT_FILE
 from .text import WORD, content_tokens, printable, stem, stems, word_form, word_forms
 from .tokens import counter_for
 from .topics import aliases_of, phrase_query, phrases_for, topic_key
@@ -46,7 +49,7 @@ BRIDGE_FROM = 6  # the best hits whose rare names may lead to a second hop
 BRIDGE_TERMS = 6
 BRIDGE_WEIGHT = 0.7  # a second-hop chunk scores at most this share of the best direct hit
 CONVERSATIONS_FROM = 60  # this many best conversations (sessions, or sittings: index.py) lift their turns
-CONVERSATIONS_WHOLE = 3  # ... and every turn of the best few is a candidate
+CONVERSATIONS_WHOLE = 10  # ... and every turn of the best few is a candidate (about what 8K tokens hold)
 CONVERSATION_WEIGHT = 0.25  # a turn gains up to this much from its conversation's rank (README: How well it works)
 CONVERSATION_FOCUSED = 1.0  # ... up to this much when the question's best turns cluster in conversations (_focus)
 FOCUS_HITS = 20  # the best turns whose conversations tell how clustered the evidence is
@@ -84,17 +87,22 @@ def _match_any(terms: Sequence[str], column: str) -> str:
     return " OR ".join(f'{column} : "{t}"' for t in terms)
 
 
-def _line_of(row: ChunkRow) -> str:
+def _label(row: ChunkRow, ids: bool) -> str:
+    speaker = one_line(printable(row.speaker))
+    return f"[{row.id}] {speaker}:" if ids else f"{speaker}:"
+
+
+def _line_of(row: ChunkRow, ids: bool = False) -> str:
     """A chunk as recall quotes it: printable (a hand-written raw file holds what it likes), its lines indented."""
     text = printable(row.text).strip().replace("\n", "\n  ")
-    return f"[{row.id}] {one_line(printable(row.speaker))}: {text}"
+    return f"{_label(row, ids)} {text}"
 
 
 def _day_header(day: str) -> str:
     return f"## {day} ({date.fromisoformat(day).strftime('%A')})"
 
 
-def render_context(rows: Sequence[ChunkRow]) -> str:
+def render_context(rows: Sequence[ChunkRow], ids: bool = False) -> str:
     lines: list[str] = []
     current = None
     for row in sorted(rows, key=lambda r: (r.ts, r.id)):
@@ -103,7 +111,7 @@ def render_context(rows: Sequence[ChunkRow]) -> str:
                 lines.append("")
             lines.append(_day_header(row.day))
             current = row.day
-        lines.append(_line_of(row))
+        lines.append(_line_of(row, ids))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -116,11 +124,13 @@ def recall(
     facts: bool = True,
     nearest: Nearest | None = None,
     meaning: bool = True,
+    ids: bool = False,
 ) -> Recall:
     """The evidence for query that fits in budget tokens (see the module docstring). What it returns is
     counted in .memtree/usage.json (a chunk's importance, retention.py) unless count_usage is False.
     nearest adds the chunks nearest the query in meaning as candidates (_by_meaning); without it, the
-    vault's chunk vectors do when recall.embeddings is on, unless meaning is False (words alone)."""
+    vault's chunk vectors do when recall.embeddings is on, unless meaning is False (words alone). ids labels
+    each quoted line with its chunk id (at a few tokens a line)."""
     if budget < 1:
         raise InvalidInputError(f"budget must be a positive number of tokens, not {budget}", hint="e.g. --budget 5000")
     if not query.strip():
@@ -134,7 +144,7 @@ def recall(
             from .embeddings import nearest_for
 
             nearest = nearest_for(vault)
-        found = _recall(vault, index, query, budget, facts, nearest)
+        found = _recall(vault, index, query, budget, facts, nearest, ids)
         if count_usage:
             from .recall_counts import record_usage
 
@@ -146,7 +156,13 @@ def recall(
 
 
 def _recall(
-    vault: Vault, index: Index, query: str, budget: int, with_facts: bool = True, nearest: Nearest | None = None
+    vault: Vault,
+    index: Index,
+    query: str,
+    budget: int,
+    with_facts: bool = True,
+    nearest: Nearest | None = None,
+    ids: bool = False,
 ) -> Recall:
     terms = sorted(set(stems(query))) or sorted({stem(word_form(t)) for t in WORD.findall(query)})
     if not terms:
@@ -183,7 +199,7 @@ def _recall(
             near, notes = (), (str(exc),)
         for rowid, lift in _by_meaning(index, near).items():
             scores[rowid] = max(scores[rowid], lift)
-    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, chunk_hits)).items():
+    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, query, chunk_hits)).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
@@ -194,7 +210,7 @@ def _recall(
         for row in candidates.values():
             scores[row.rowid] *= 1 + RECENCY * position[row.ts]
     ranked = sorted(candidates.values(), key=lambda r: (-scores[r.rowid], r.ts, r.id))
-    return replace(_pack(vault, query, budget, ranked, facts), notes=notes)
+    return replace(_pack(vault, query, budget, ranked, facts, ids), notes=notes)
 
 
 def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus: float) -> dict[int, float]:
@@ -225,14 +241,19 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus
     return lift
 
 
-def _focus(index: Index, hits: Sequence[tuple[int, float]]) -> float:
-    """How much the question is about a conversation rather than a line of one, 0 to 1: whether its
-    best FOCUS_HITS turns cluster in fewer conversations than chance would put them in this memory
-    (_clustering), from FOCUS_FROM (no more than chance) to FOCUS_FULL. Turns of a talk about the
+def _focus(index: Index, query: str, hits: Sequence[tuple[int, float]]) -> float:
+    """How much the question is about a conversation rather than a line of one, 0 to 1. Fully when it
+    names someone who speaks in this memory ("what has Melanie painted?"): a memory of many people's
+    conversations is asked about one of them, whose every session may hold a piece of the answer with
+    none of the question's words, as a session search finds and a search by line does not. Otherwise by
+    whether its best FOCUS_HITS turns cluster in fewer conversations than chance would put them in this
+    memory (_clustering), from FOCUS_FROM (no more than chance) to FOCUS_FULL. Turns of a talk about the
     question's subject match it together (LoCoMo's "what did Mel paint after the camping trip?"), and
     among many unrelated conversations whole ones answer it best, as a session search does; a fact
     said once among daily chatter matches one turn a conversation, and within one long conversation
     every question clusters by chance: there turn-level ranking finds the evidence best."""
+    if _names_a_speaker(index, query):
+        return 1.0
     best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
     if not best:
         return 0.0
@@ -240,6 +261,17 @@ def _focus(index: Index, hits: Sequence[tuple[int, float]]) -> float:
     distinct = len({keys.get(rowid, str(rowid)) for rowid in best})
     clustering = _clustering(distinct, len(best), index.conversation_count())
     return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
+
+
+def _names_a_speaker(index: Index, query: str) -> bool:
+    """Whether the query holds every word of a speaker's name, roles ("user", "assistant") aside: those
+    speak in every agent session and pick none."""
+    asked = set(word_forms(query))
+    for speaker in index.speakers():
+        name = word_forms(speaker)
+        if name and speaker.casefold() not in ROLES and asked.issuperset(name):
+            return True
+    return False
 
 
 def _clustering(distinct: int, hits: int, conversations: int) -> float:
@@ -326,7 +358,12 @@ def _facts_for(vault: Vault, terms: Sequence[str], budget: int) -> list[tuple[st
 
 
 def _pack(
-    vault: Vault, query: str, budget: int, ranked: Sequence[ChunkRow], facts: Sequence[tuple[str, tuple[str, ...]]] = ()
+    vault: Vault,
+    query: str,
+    budget: int,
+    ranked: Sequence[ChunkRow],
+    facts: Sequence[tuple[str, tuple[str, ...]]] = (),
+    ids: bool = False,
 ) -> Recall:
     count = counter_for(vault.config.tokenizer)
     head = ("## Current facts\n" + "\n".join(line for line, _ in facts) + "\n\n") if facts else ""
@@ -349,7 +386,7 @@ def _pack(
                 continue
             header = 0 if row.day in days else count(_day_header(row.day)) + 1
             # the label's closing space and the line's newline mostly merge into the tokens around them
-            cost = row.tokens + count(f"[{row.id}] {row.speaker}:") + header + row.text.count("\n")
+            cost = row.tokens + count(_label(row, ids)) + header + row.text.count("\n")
             if used + cost > budget_for_chunks:
                 continue
             chosen.append(row)
@@ -360,17 +397,17 @@ def _pack(
         if len(chosen) == before:
             break
         # the per-line sums are estimates: settle on the exact count, then fill the room it leaves
-        used = count(render_context(chosen))
+        used = count(render_context(chosen, ids))
         while used > budget_for_chunks and chosen:
             dropped = chosen.pop()  # stays taken: the next pass does not try it again
             seen.discard(" ".join(dropped.text.split()).casefold())
-            used = count(render_context(chosen))
+            used = count(render_context(chosen, ids))
         days = {row.day for row in chosen}  # a dropped row's day may need its header again
-    context = head + render_context(chosen)
+    context = head + render_context(chosen, ids)
     tokens = count(context)
     while tokens > budget and chosen:  # the per-line sums are an estimate; settle on the exact count
         chosen.pop()
-        context = head + render_context(chosen)
+        context = head + render_context(chosen, ids)
         tokens = count(context)
     quoted = {" ".join(r.text.split()).casefold() for r in chosen}
     cited = chosen + [r for r in repeats if " ".join(r.text.split()).casefold() in quoted]

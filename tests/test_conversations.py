@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
-from compaction_tree.retrieval import _clustering, _focus
+from compaction_tree.retrieval import _clustering, _focus, recall
 from compaction_tree.text import stem
 from compaction_tree.vault import Vault
 
@@ -68,10 +68,41 @@ def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vaul
         say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Bob")
     with Index(vault) as index:
         index.sync()
-        clustered = _focus(index, index.search_chunks(f'stems : "{stem("ferry")}"', 20))
-        scattered = _focus(index, index.search_chunks(f'stems : "{stem("budget")}"', 20))
+        clustered = _focus(index, "ferry", index.search_chunks(f'stems : "{stem("ferry")}"', 20))
+        scattered = _focus(index, "budget", index.search_chunks(f'stems : "{stem("budget")}"', 20))
     assert scattered == 0.0  # one turn a conversation: turn-level ranking
     assert clustered == 1.0  # all in one conversation: conversation-level ranking
+
+
+def test_a_question_naming_a_speaker_is_about_their_conversations_and_a_role_is_not(vault: Vault) -> None:
+    for day in range(3, 6):
+        say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Bob Marley")
+        say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T10:00:00Z", "user")
+    with Index(vault) as index:
+        index.sync()
+        hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
+        assert _focus(index, "What did Bob Marley say of the budget?", hits) == 1.0
+        assert _focus(index, "What did Bob say of the budget?", hits) == 0.0  # half a name is not his
+        assert _focus(index, "What did the user say of the budget?", hits) == 0.0
+
+
+def test_recall_quotes_a_named_person_s_session_whole_among_other_people_s_talk(vault: Vault) -> None:
+    # Ben's answer shares no word with the question; other people's turns match "hobby" better, one by one
+    turns = [
+        ("Ben", "Pottery suits you; the wheel in the garage looks great."),
+        ("Ana", "Thanks! It is my new hobby."),
+        ("Ana", "Clay everywhere, hobby heaven."),
+    ]
+    for minute, (speaker, text) in enumerate(turns):
+        say(vault, text, f"2026-03-02T09:0{minute}:00Z", speaker, session="ana-ben")
+    for n in range(24):  # one turn a conversation: no cluster for the question's best turns to show
+        say(
+            vault, f"My hobby is hobby number {n}, hobby!", f"2026-03-{3 + n:02d}T09:00:00Z", f"Person{n}", f"other-{n}"
+        )
+        for k in range(4):  # the rest of their days: so "hobby" is a word that tells turns apart
+            say(vault, f"Rain again, {k} umbrellas.", f"2026-03-{3 + n:02d}T1{k}:00:00Z", f"Person{n}", f"rain-{n}-{k}")
+    found = recall(vault, "What hobby did Ana take up?", 90)
+    assert "Pottery suits you" in found.context
 
 
 def test_clustering_is_measured_against_chance_in_this_memory() -> None:

@@ -134,9 +134,10 @@ def test_the_sdk_client_connects_over_stdio_with_the_handshake_and_the_newer_rev
 ) -> None:
     async def check(client: Client) -> None:
         assert client.protocol_version == version
-        text, data, error = await call(client, "recall", query="where do we deploy?", budget=400)
+        text, data, error = await call(client, "recall", query="where do we deploy?", budget=400, ids=True)
         assert not error and data["sources"] and data["tokens"] <= 400
-        assert all(f"[{source}]" in text for source in data["sources"] if source in data["context"])
+        quoted = [line for line in text.splitlines() if line.startswith("[")]
+        assert quoted and all(line.split("]", 1)[0][1:] in data["sources"] for line in quoted)
 
     session(stdio(sample.root), check, mode)
 

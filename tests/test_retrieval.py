@@ -112,8 +112,8 @@ def test_recall_stays_within_its_budget(project: Vault, budget: int) -> None:
     assert result.tokens == count_tokens(result.context) <= budget
 
 
-def test_recall_quotes_evidence_in_time_order_with_dates_and_ids(project: Vault) -> None:
-    result = recall(project, "when do refresh tokens expire?", 2000)
+def test_recall_quotes_evidence_in_time_order_with_dates_and_ids_when_asked(project: Vault) -> None:
+    result = recall(project, "when do refresh tokens expire?", 2000, ids=True)
     lines = result.context.splitlines()
     headers = [line for line in lines if line.startswith("## ")]
     if headers[0] == "## Current facts":  # facts that hold most of the question's words come first
@@ -123,6 +123,30 @@ def test_recall_quotes_evidence_in_time_order_with_dates_and_ids(project: Vault)
     assert all(line.split("]", 1)[0][1:] in result.sources for line in quoted)
     assert "Refresh Tokens now expire after 30 days." in result.context
     assert list(result.sources) == sorted(result.sources, key=lambda i: result.context.index(i))
+
+
+def test_recall_lines_carry_no_ids_by_default_so_the_budget_holds_more_evidence(vault: Vault) -> None:
+    for i in range(60):
+        say(
+            vault,
+            f"lantern repair notes item{i}.",
+            f"2026-03-{1 + i % 28:02d}T08:{i % 60:02d}:00Z",
+            session=f"s{i % 9}",
+        )
+    plain = recall(vault, "lantern repair", 400)
+    labelled = recall(vault, "lantern repair", 400, ids=True)
+    assert plain.sources and not any(source in plain.context for source in plain.sources)
+    quoted = [line for line in plain.context.splitlines() if line and not line.startswith("## ")]
+    assert len(quoted) == len(plain.sources) and all(line.startswith("user: lantern repair") for line in quoted)
+    assert all(f"[{source}] user: " in labelled.context for source in labelled.sources)
+    assert len(plain.sources) > len(labelled.sources)  # the ids' tokens went to evidence
+
+
+def test_recall_cli_labels_lines_with_ids_only_when_asked(project: Vault) -> None:
+    plain = memtree("--vault", str(project.root), "recall", "CORS preflight", "--budget", "800", "--json").json()
+    labelled = memtree("--vault", str(project.root), "recall", "CORS preflight", "--ids", "--json").json()
+    assert plain["sources"] and not any(f"[{source}]" in plain["context"] for source in plain["sources"])
+    assert all(f"[{source}]" in labelled["context"] for source in labelled["sources"])
 
 
 def test_recall_json_contract(project: Vault) -> None:
