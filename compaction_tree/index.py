@@ -705,13 +705,18 @@ class Index:
         sql = "SELECT rowid FROM chunks WHERE conversation = ?"
         return {key: [int(r[0]) for r in self.db.execute(sql, (key,))] for key in keys}
 
-    def search_conversations(self, match: str, limit: int) -> list[tuple[str, float]]:
-        """(conversation key, score) by BM25 over each conversation's turns taken as one text, best first."""
+    def search_conversations(self, match: str, limit: int, speakers: Sequence[str] = ()) -> list[tuple[str, float]]:
+        """(conversation key, score) by BM25 over each conversation's turns taken as one text, best first;
+        only conversations one of speakers takes part in, when given."""
+        among = ""
+        if speakers:
+            marks = ",".join("?" * len(speakers))
+            among = f" AND c.key IN (SELECT conversation FROM chunks WHERE speaker IN ({marks}))"
         sql = (
             "SELECT c.key, -bm25(conversation_fts) FROM conversation_fts f JOIN conversations c ON c.rowid = f.rowid"
-            " WHERE conversation_fts MATCH ? ORDER BY bm25(conversation_fts) LIMIT ?"
+            f" WHERE conversation_fts MATCH ?{among} ORDER BY bm25(conversation_fts) LIMIT ?"
         )
-        return [(str(k), float(s)) for k, s in self.db.execute(sql, (match, limit))]
+        return [(str(k), float(s)) for k, s in self.db.execute(sql, (match, *speakers, limit))]
 
     def stems_of(self, rowids: Sequence[int]) -> dict[int, str]:
         """The ranking terms of each chunk, as indexed (space-separated stems)."""

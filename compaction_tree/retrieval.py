@@ -199,7 +199,8 @@ def _recall(
             near, notes = (), (str(exc),)
         for rowid, lift in _by_meaning(index, near).items():
             scores[rowid] = max(scores[rowid], lift)
-    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, query, chunk_hits)).items():
+    named = _named_speakers(index, query)
+    for rowid, lift in _conversation_lift(index, match, scores, _focus(index, named, chunk_hits), named).items():
         scores[rowid] = scores.get(rowid, 0.0) + lift
     facts = _facts_for(vault, terms, budget) if with_facts else []
     candidates = index.chunks_by_rowid(sorted(scores))
@@ -213,15 +214,19 @@ def _recall(
     return replace(_pack(vault, query, budget, ranked, facts, ids), notes=notes)
 
 
-def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus: float) -> dict[int, float]:
+def _conversation_lift(
+    index: Index, match: str, scores: dict[int, float], focus: float, named: Sequence[str] = ()
+) -> dict[int, float]:
     """What a conversation as a whole adds to its turns. Evidence clusters: the turns that answer a
     question share a session (or a sitting: index.py) whose words, taken together, match the question better
     than any one turn does, and its other turns often hold the answer without the question's words
     ("Got a favourite style?" - "Contemporary!"). So conversations are ranked by BM25 over all their
     turns as one text (the index keeps one per conversation), among every conversation of the
-    memory; a turn gains CONVERSATION_WEIGHT times its conversation's share of the best score, and
-    every turn of the best few becomes a candidate at that score."""
-    ranked = dict(index.search_conversations(match, CONVERSATIONS_FROM))
+    memory, or only those of the people the question names (named): a name is a word many of their
+    turns hold, which BM25 weighs at nothing once they fill half the memory; a turn gains
+    CONVERSATION_WEIGHT times its conversation's share of the best score, and every turn of the best
+    few becomes a candidate at that score."""
+    ranked = dict(index.search_conversations(match, CONVERSATIONS_FROM, named))
     if not ranked:
         return {}
     best = max(ranked.values())
@@ -241,7 +246,7 @@ def _conversation_lift(index: Index, match: str, scores: dict[int, float], focus
     return lift
 
 
-def _focus(index: Index, query: str, hits: Sequence[tuple[int, float]]) -> float:
+def _focus(index: Index, named: Sequence[str], hits: Sequence[tuple[int, float]]) -> float:
     """How much the question is about a conversation rather than a line of one, 0 to 1. Fully when it
     names someone who speaks in this memory ("what has Melanie painted?"): a memory of many people's
     conversations is asked about one of them, whose every session may hold a piece of the answer with
@@ -252,7 +257,7 @@ def _focus(index: Index, query: str, hits: Sequence[tuple[int, float]]) -> float
     among many unrelated conversations whole ones answer it best, as a session search does; a fact
     said once among daily chatter matches one turn a conversation, and within one long conversation
     every question clusters by chance: there turn-level ranking finds the evidence best."""
-    if _names_a_speaker(index, query):
+    if named:
         return 1.0
     best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
     if not best:
@@ -263,15 +268,15 @@ def _focus(index: Index, query: str, hits: Sequence[tuple[int, float]]) -> float
     return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
 
 
-def _names_a_speaker(index: Index, query: str) -> bool:
-    """Whether the query holds every word of a speaker's name, roles ("user", "assistant") aside: those
+def _named_speakers(index: Index, query: str) -> list[str]:
+    """The speakers whose every name word the query holds, roles ("user", "assistant") aside: those
     speak in every agent session and pick none."""
     asked = set(word_forms(query))
-    for speaker in index.speakers():
-        name = word_forms(speaker)
-        if name and speaker.casefold() not in ROLES and asked.issuperset(name):
-            return True
-    return False
+    return sorted(
+        speaker
+        for speaker in index.speakers()
+        if speaker.casefold() not in ROLES and word_forms(speaker) and asked.issuperset(word_forms(speaker))
+    )
 
 
 def _clustering(distinct: int, hits: int, conversations: int) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
-from compaction_tree.retrieval import _clustering, _focus, recall
+from compaction_tree.retrieval import _clustering, _focus, _named_speakers, recall
 from compaction_tree.text import stem
 from compaction_tree.vault import Vault
 
@@ -68,8 +68,8 @@ def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vaul
         say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Bob")
     with Index(vault) as index:
         index.sync()
-        clustered = _focus(index, "ferry", index.search_chunks(f'stems : "{stem("ferry")}"', 20))
-        scattered = _focus(index, "budget", index.search_chunks(f'stems : "{stem("budget")}"', 20))
+        clustered = _focus(index, [], index.search_chunks(f'stems : "{stem("ferry")}"', 20))
+        scattered = _focus(index, [], index.search_chunks(f'stems : "{stem("budget")}"', 20))
     assert scattered == 0.0  # one turn a conversation: turn-level ranking
     assert clustered == 1.0  # all in one conversation: conversation-level ranking
 
@@ -81,9 +81,14 @@ def test_a_question_naming_a_speaker_is_about_their_conversations_and_a_role_is_
     with Index(vault) as index:
         index.sync()
         hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
-        assert _focus(index, "What did Bob Marley say of the budget?", hits) == 1.0
-        assert _focus(index, "What did Bob say of the budget?", hits) == 0.0  # half a name is not his
-        assert _focus(index, "What did the user say of the budget?", hits) == 0.0
+        named = _named_speakers(index, "What did Bob Marley say of the budget?")
+        assert named == ["Bob Marley"] and _focus(index, named, hits) == 1.0
+        assert _named_speakers(index, "What did Bob say of the budget?") == []  # half a name is not his
+        assert _named_speakers(index, "What did the user say of the budget?") == []
+        theirs = index.search_conversations(f'stems : "{stem("budget")}"', 10, named)
+        everyone = index.search_conversations(f'stems : "{stem("budget")}"', 10)
+        assert len(theirs) == 3 and len(everyone) == 6  # his three sittings, of six
+        assert {key for key, _ in theirs} < {key for key, _ in everyone}
 
 
 def test_recall_quotes_a_named_person_s_session_whole_among_other_people_s_talk(vault: Vault) -> None:
