@@ -1,19 +1,24 @@
-"""Recall among distractors: LoCoMo dev conversations in one vault with synthetic distractor chunks,
-memtree's recall against session-level BM25 in the same run.
+"""Recall among distractors: LoCoMo dev conversations in one vault with distractor conversations,
+memtree's recall against BM25 over turns and over sessions in the same run.
 
 Run (from the project root; numpy comes with the dev extras):
-  .venv/bin/python bench/eval_scale.py                        # LoCoMo dev alone (~40K tokens)
+  .venv/bin/python bench/eval_scale.py                        # LoCoMo dev alone (~25K tokens)
   .venv/bin/python bench/eval_scale.py --noise 14             # + ~110K tokens of distractors
   .venv/bin/python bench/eval_scale.py --noise 14 --ask conv-26   # questions of one conversation
   .venv/bin/python bench/eval_scale.py --noise 14 --embeddings  # + recall with recall.embeddings (MiniLM)
+  .venv/bin/python bench/eval_scale.py --persona-chat DIR       # + 6 pairs of friends chatting (~120K tokens):
+      8 two-person conversations in one vault, like LoCoMo's held-out check (bench/persona_chat.py)
+  .venv/bin/python bench/eval_scale.py --persona-chat DIR --noise 110   # both: ~1.1M tokens
 
-The data, the baselines (bm25_session: whole sessions by BM25, packed best first) and the scoring
+The data, the baselines (bm25: turns by BM25; bm25_session: whole sessions by BM25, packed best first) and the scoring
 (the share of a question's evidence turns whose text is in the context) are
 ../shared/tools/membench.py's, imported from there so both count the same way; memtree's recall
 is called in process on a vault built once under --work. Distractors are bench/corpus.py's
 noise (software, work and personal chat, plant=False) over LoCoMo's dates, --noise chunks a day on
-average: they enter the baselines' memory too. Never point --data at LoCoMo's held-out
-conversations (see ../shared/datasets/README.md). Output quotes no data.
+average, and with --persona-chat pairs of friends chatting (bench/persona_chat.py), the closer
+stand-in for the held-out check's other conversations: they enter the baselines' memory too.
+Never point --data at LoCoMo's held-out conversations (see ../shared/datasets/README.md). Output
+quotes no data.
 
 --embeddings adds a column: recall with recall.embeddings on, bench/minilm.py's MiniLM served over HTTP
 standing in for the provider (memtree's own path: `memtree compact` fills the chunk-vector store through
@@ -23,7 +28,9 @@ cached under --work.
 Tuning rule: retrieval's conversation ranking (its weight, and the focus that raises it) was tuned
 on conv-26's questions at --noise 14 and on eval_memory.py's synthetic dev split; the
 per-conversation rows report conv-30 as the split it was not tuned on. So were the weight and number
-of recall's nearest chunks by meaning (--embeddings: picked on conv-26 from 0.3/0.6/1.0 x 50/100).
+of recall's nearest chunks by meaning (--embeddings: picked on conv-26 from 0.3/0.6/1.0 x 50/100), and
+the rule for questions that name a speaker with the number of whole conversations (10, from 3; on
+conv-26 among the friends).
 """
 
 from __future__ import annotations
@@ -220,7 +227,7 @@ def main() -> None:
     if args.embeddings:
         vault, filled = with_embeddings(vault, work)
         print(f"chunks embedded by `memtree compact` in {filled:.1f} s")
-    methods = ["memtree", "bm25_session"] + (["memtree+emb"] if args.embeddings else [])
+    methods = ["memtree", "bm25", "bm25_session"] + (["memtree+emb"] if args.embeddings else [])
     # the session block: ROOT.md as `memtree root` prints it, then recall in what the budget leaves
     root = subprocess.run(
         [sys.executable, "-m", "compaction_tree", "--vault", str(vault.root), "root"],
@@ -244,7 +251,8 @@ def main() -> None:
                 ours = recall(vault, qa.question, budget, index, meaning=False)
                 latencies.append(time.perf_counter() - started)
                 theirs = baseline.bm25_session(qa.question, budget)
-                contexts = [("memtree", ours.context), ("bm25_session", theirs.context)]
+                turns = baseline.bm25(qa.question, budget)
+                contexts = [("memtree", ours.context), ("bm25", turns.context), ("bm25_session", theirs.context)]
                 if args.embeddings:
                     started = time.perf_counter()
                     by_meaning = recall(vault, qa.question, budget, index, False)
