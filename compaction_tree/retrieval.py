@@ -247,25 +247,26 @@ def _conversation_lift(
 
 
 def _focus(index: Index, named: Sequence[str], hits: Sequence[tuple[int, float]]) -> float:
-    """How much the question is about a conversation rather than a line of one, 0 to 1. Fully when it
-    names someone who speaks in this memory ("what has Melanie painted?"): a memory of many people's
-    conversations is asked about one of them, whose every session may hold a piece of the answer with
-    none of the question's words, as a session search finds and a search by line does not. Otherwise by
-    whether its best FOCUS_HITS turns cluster in fewer conversations than chance would put them in this
-    memory (_clustering), from FOCUS_FROM (no more than chance) to FOCUS_FULL. Turns of a talk about the
+    """How much the question is about a conversation rather than a line of one, 0 to 1: the more, the
+    fewer of this memory's conversations the people it names take part in ("what has Melanie painted?"
+    among many people's talks picks hers, whose every session may hold a piece of the answer with none
+    of the question's words, as a session search finds and a search by line does not; in a memory of
+    her talks alone it picks nothing), or the more its best FOCUS_HITS turns cluster in fewer
+    conversations than chance would put them in this memory (_clustering), from FOCUS_FROM (no more
+    than chance) to FOCUS_FULL. Turns of a talk about the
     question's subject match it together (LoCoMo's "what did Mel paint after the camping trip?"), and
     among many unrelated conversations whole ones answer it best, as a session search does; a fact
     said once among daily chatter matches one turn a conversation, and within one long conversation
     every question clusters by chance: there turn-level ranking finds the evidence best."""
-    if named:
-        return 1.0
+    conversations = index.conversation_count()
+    picked = 1.0 - index.conversations_with(named) / conversations if named and conversations else 0.0
     best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
     if not best:
-        return 0.0
+        return picked
     keys = index.conversation_keys(best)
     distinct = len({keys.get(rowid, str(rowid)) for rowid in best})
-    clustering = _clustering(distinct, len(best), index.conversation_count())
-    return min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM)))
+    clustering = _clustering(distinct, len(best), conversations)
+    return max(picked, min(1.0, max(0.0, (clustering - FOCUS_FROM) / (FOCUS_FULL - FOCUS_FROM))))
 
 
 def _named_speakers(index: Index, query: str) -> list[str]:

@@ -82,13 +82,24 @@ def test_a_question_naming_a_speaker_is_about_their_conversations_and_a_role_is_
         index.sync()
         hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
         named = _named_speakers(index, "What did Bob Marley say of the budget?")
-        assert named == ["Bob Marley"] and _focus(index, named, hits) == 1.0
+        assert named == ["Bob Marley"] and _focus(index, named, hits) == 0.5  # he speaks in 3 of 6
         assert _named_speakers(index, "What did Bob say of the budget?") == []  # half a name is not his
         assert _named_speakers(index, "What did the user say of the budget?") == []
         theirs = index.search_conversations(f'stems : "{stem("budget")}"', 10, named)
         everyone = index.search_conversations(f'stems : "{stem("budget")}"', 10)
         assert len(theirs) == 3 and len(everyone) == 6  # his three sittings, of six
         assert {key for key, _ in theirs} < {key for key, _ in everyone}
+
+
+def test_a_name_that_speaks_in_every_conversation_picks_none(vault: Vault) -> None:
+    # one long conversation between two people: every question names one of them
+    for day in range(3, 9):
+        say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Ana")
+        say(vault, f"Week {day} looks calm.", f"2026-03-{day:02d}T09:01:00Z", "Ben")
+    with Index(vault) as index:
+        index.sync()
+        hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
+        assert _focus(index, _named_speakers(index, "What did Ana say of the budget?"), hits) == 0.0
 
 
 def test_recall_quotes_a_named_person_s_session_whole_among_other_people_s_talk(vault: Vault) -> None:
