@@ -172,9 +172,11 @@ REPLAYED = (HISTORY, MARCH)  # so that March is replayed from its days
         (_edit(APRIL, _every_tally(_set(2, {"Kafka": 0}))), ()),  # the newest month, read at every new day
         (_edit(APRIL, _every_tally(lambda entry: entry.pop())), ()),
         (_edit(FEBRUARY, _every_tally(_set(4, {"en": True}))), (HISTORY,)),
-        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "nonsense", "en", "", 1])), REPLAYED),
-        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", "7"])), REPLAYED),
-        (_edit(MARCH_DAYS, _every_row([["kafka"], "Kafka", "name", "en", "", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "nonsense", "en", "", "Ana", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", "Ana", "7"])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row([["kafka"], "Kafka", "name", "en", "", "Ana", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", 7, 1])), REPLAYED),  # who said it: no name
+        (_edit(HISTORY, _every_tally(_set(6, {"Ana": -1}))), ()),
     ],
 )
 def test_a_damaged_cache_is_counted_again(
@@ -202,6 +204,7 @@ ROWS = st.lists(
         st.sampled_from(sorted(KINDS)),
         st.sampled_from(["en", "it"]),
         st.sampled_from(["", "richiesta"]),
+        st.sampled_from(["Ana", "Ben"]),
         st.integers(1, 3),
     ),
     max_size=40,
