@@ -25,7 +25,7 @@ from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
 from .summary import Summary
-from .text import inert, prose_share, sentences, word_forms
+from .text import inert, prose_share, sentences, stem, word_forms
 from .tokens import counter_for, tokenizer_name
 from .topic_cache import cached_tallies
 from .topics import (
@@ -703,12 +703,10 @@ def _group_lines(
     for group, keys in zip(groups, group_topics(groups, tallies, strength, chunks), strict=True):
         head = f"- **{', '.join(group.speakers)}** ({group.chunks} chunks, {group.first}..{group.last}): "
         named: list[tuple[str, str]] = []  # (key, name): a name costs a token at least, so share of them will do
-        for raw in _folded_keys(keys):
+        for raw in _folded_keys([k for k in keys if aliases.get(k, k) not in shown], share):
             key = aliases.get(raw, raw)
-            if key not in ROLES and key not in shown:
+            if key not in ROLES:
                 named.append((key, topics[key].name if key in topics else tallies[raw].name))
-            if len(named) >= share:
-                break
         fits = _most_names(head, [name for _, name in named], share, count)
         if fits:
             lines.append(([key for key, _ in named[:fits]], head + ", ".join(name for _, name in named[:fits])))
@@ -725,21 +723,24 @@ def _most_names(head: str, names: Sequence[str], room: int, count: Callable[[str
     return low
 
 
-def _folded_keys(keys: Sequence[str]) -> list[str]:
-    """keys in order, a word left out where a phrase holding it is named, and a phrase taking the place of a
-    word named before it: "adoption" and "adoption agency" are one entry."""
-    chosen: list[str] = []
+def _folded_keys(keys: Sequence[str], limit: int) -> list[str]:
+    """The first limit entries of keys in order, one entry for each thing: a key inside one named before it is left
+    out, and one holding keys named before it takes the first one's place ("adoption", "adoption agency"; "Rolls
+    Royce", "Rolls Royce Ghost"), words compared by their stems ("painting", "paints")."""
+    chosen: list[tuple[str, str]] = []  # (key, its stems between spaces)
     for key in dict.fromkeys(keys):
-        words = key.split()
-        if len(words) == 1 and any(key in c.split() for c in chosen):
+        if len(chosen) >= limit:
+            break
+        stems = f" {' '.join(stem(w) for w in key.split())} "
+        if any(stems in other for _, other in chosen):
             continue
-        inside = [c for c in chosen if c in words]
+        inside = [i for i, (_, other) in enumerate(chosen) if other in stems]
         if inside:
-            chosen[chosen.index(inside[0])] = key
-            chosen = [c for c in chosen if c not in inside[1:]]
+            chosen[inside[0]] = (key, stems)
+            chosen = [c for i, c in enumerate(chosen) if i not in inside[1:]]
         else:
-            chosen.append(key)
-    return chosen
+            chosen.append((key, stems))
+    return [key for key, _ in chosen]
 
 
 def _fit(lines: list[str], share: int, count: Callable[[str], int]) -> list[str]:
