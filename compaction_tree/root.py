@@ -598,11 +598,12 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
         for t in order
     }
     used = 24  # section headings
+    reserved = len(groups) * GROUP_MIN_TOKENS  # the topic lines leave each group room for a line
 
     def upgrade(t: TopicInfo, tier: str) -> None:
         nonlocal used
         extra = costs[t.key][tier] - costs[t.key][tiers[t.key]]
-        if used + extra <= room:
+        if used + extra <= room - (reserved if tier in ("full", "line") else 0):
             tiers[t.key] = tier
             used += extra
 
