@@ -264,14 +264,14 @@ def speaker_groups(index: Index) -> tuple[Group, ...]:
     return tuple(sorted(groups, key=lambda g: (-g.chunks, g.speakers)))
 
 
-GROUP_SHARE = 0.5  # of the budget, shared evenly by the groups of a vault of several: each is named for its own topics
 GROUP_MIN_TOKENS = 60  # a group's line at least: enough for its people and a few of their topics
+GROUP_SHARE = 0.5  # of the budget, the most that the groups' shortest lines may claim: how many groups get one
 GROUP_KEPT = 200  # topics kept for each group's line (a line of 3,000 tokens / 2 names far fewer)
 
 
 def shown_groups(groups: Sequence[Group], budget: int) -> tuple[Group, ...]:
     """The groups ROOT.md gives a line: none in a vault of one group (its index is about it already), else the
-    largest, as many as the room gives GROUP_MIN_TOKENS each."""
+    largest, as many as half the budget gives GROUP_MIN_TOKENS each."""
     if len(groups) < 2:
         return ()
     return tuple(groups[: max(2, int(budget * GROUP_SHARE) // GROUP_MIN_TOKENS)])
