@@ -25,7 +25,7 @@ from .markdown import dump_yaml, one_line
 from .model import canonical_json, sha256_hex
 from .periods import parse_period
 from .summary import Summary
-from .text import inert, prose_share, sentences, word_forms
+from .text import inert, prose_share, sentences, stem, word_forms
 from .tokens import counter_for, tokenizer_name
 from .topic_cache import cached_tallies
 from .topics import (
@@ -215,20 +215,114 @@ def add_tallies(
         info.links = [f"daily/{info.last}.md" if info.last in summary_days else f"raw/{info.last.replace('-', '/')}"]
 
 
+@dataclass(frozen=True)
+class Group:
+    """People who talk together (a pair of friends, a user and an assistant): speakers, most talkative first."""
+
+    speakers: tuple[str, ...]
+    chunks: int
+    first: str  # the first and last day any of them spoke
+    last: str
+
+
+def speaker_groups(index: Index) -> tuple[Group, ...]:
+    """The vault's groups of people, largest first: two speakers are in one group when they share at least half
+    of the conversations (sessions, sittings) the less present of them is in. Others in a sitting now and then
+    (a sitting split late, a guest) do not join two groups."""
+    rows = index.db.execute(
+        "SELECT conversation, speaker FROM chunks WHERE conversation IS NOT NULL GROUP BY conversation, speaker"
+    ).fetchall()
+    present: dict[str, set[str]] = defaultdict(set)
+    for conversation, speaker in rows:
+        present[speaker].add(conversation)
+    sql = "SELECT speaker, count(*), min(day), max(day) FROM chunks GROUP BY speaker ORDER BY speaker"
+    spoke = {speaker: (n, first, last) for speaker, n, first, last in index.db.execute(sql)}
+    parent = {speaker: speaker for speaker in spoke}
+
+    def root_of(speaker: str) -> str:
+        while parent[speaker] != speaker:
+            speaker = parent[speaker]
+        return speaker
+
+    by_conversation: dict[str, list[str]] = defaultdict(list)
+    for conversation, speaker in sorted(rows):
+        by_conversation[conversation].append(speaker)
+    shared: Counter[tuple[str, str]] = Counter(
+        pair for speakers in by_conversation.values() for pair in itertools.combinations(sorted(speakers), 2)
+    )
+    for (a, b), n in sorted(shared.items()):
+        if n * 2 >= min(len(present[a]), len(present[b])):
+            parent[max(root_of(a), root_of(b))] = min(root_of(a), root_of(b))
+    members: dict[str, list[str]] = defaultdict(list)
+    for speaker in spoke:
+        members[root_of(speaker)].append(speaker)
+    groups = []
+    for people in members.values():
+        people.sort(key=lambda s: (-spoke[s][0], s))
+        chunks = sum(spoke[s][0] for s in people)
+        groups.append(Group(tuple(people), chunks, min(spoke[s][1] for s in people), max(spoke[s][2] for s in people)))
+    return tuple(sorted(groups, key=lambda g: (-g.chunks, g.speakers)))
+
+
+GROUP_MIN_TOKENS = 60  # a group's line at least: enough for its people and a few of their topics
+GROUP_SHARE = 0.5  # of the budget, the most that the groups' shortest lines may claim: how many groups get one
+GROUP_KEPT = 200  # topics kept for each group's line (a line of 3,000 tokens / 2 names far fewer)
+
+
+def shown_groups(groups: Sequence[Group], budget: int) -> tuple[Group, ...]:
+    """The groups ROOT.md gives a line: none in a vault of one group (its index is about it already), else the
+    largest, as many as half the budget gives GROUP_MIN_TOKENS each."""
+    if len(groups) < 2:
+        return ()
+    return tuple(groups[: max(2, int(budget * GROUP_SHARE) // GROUP_MIN_TOKENS)])
+
+
+def group_topics(
+    groups: Sequence[Group], tallies: Mapping[str, Tally], strength: Callable[[str], float], chunks: int
+) -> list[list[str]]:
+    """For each group, the keys of what it talks about that the rest of memory does not, most distinctive first:
+    said in the group more than its share of memory would give, ranked as a period's topics are (period_about)
+    on the group's chunks instead of a period's. Its people are its label, not its topics."""
+    member = {s: i for i, g in enumerate(groups) for s in g.speakers}
+    people = frozenset(topic_key(s) for g in groups for s in g.speakers)
+    scored: list[list[tuple[float, str]]] = [[] for _ in groups]
+    for key, t in tallies.items():
+        if key in people:
+            continue
+        said: Counter[int] = Counter()
+        for speaker, n in t.speakers.items():
+            if speaker in member:
+                said[member[speaker]] += n
+        for i, n in said.items():
+            own = n / t.chunks
+            if own > groups[i].chunks / max(1, chunks) and (n >= 2 or t.kind in NAMED):
+                scored[i].append((-strength(key) * n * own, key))
+    return [[key for _, key in sorted(found)] for found in scored]
+
+
 def keep_for_root(
-    tallies: dict[str, Tally], summary_keys: frozenset[str], active_days: int, langs: tuple[str, ...], budget: int
+    tallies: dict[str, Tally],
+    summary_keys: frozenset[str],
+    active_days: int,
+    langs: tuple[str, ...],
+    budget: int,
+    groups: Sequence[Group] = (),
 ) -> tuple[dict[str, Tally], frozenset[str]]:
     """The topics ROOT.md can name at all: those over the floor, and of them the strongest by either
-    ranking (a name costs two tokens or more, so a budget of B tokens names fewer than B); and the
-    summaries' topics the floor rejects."""
+    ranking (a name costs two tokens or more, so a budget of B tokens names fewer than B) and each shown
+    group's own; and the summaries' topics the floor rejects."""
     named = {k: t for k, t in tallies.items() if worth_naming(t, tallies)}
     rejected = frozenset(k for k in summary_keys if k in tallies and k not in named)
     infos = {k: _info(t) for k, t in named.items()}
     room = max(KEPT_MIN, budget)
     kept: set[str] = set()
+    tail = {k: weight(info, active_days, langs, lead=False) for k, info in infos.items()}
     for lead in (True, False):
-        ranked = sorted(infos, key=lambda k: (-weight(infos[k], active_days, langs, lead), k))
+        ranked = sorted(infos, key=lambda k: (-(weight(infos[k], active_days, langs) if lead else tail[k]), k))
         kept.update(ranked[:room])
+    chunks = sum(g.chunks for g in groups)
+    for keys in group_topics(shown_groups(groups, budget), named, tail.__getitem__, chunks):
+        kept.update(keys[:GROUP_KEPT])
     return {k: named[k] for k in sorted(kept)}, rejected
 
 
@@ -425,6 +519,7 @@ class RootInputs:
     tallies: Mapping[str, Tally] | None = None  # the topics of every chunk ROOT.md may name (keep_for_root)
     rejected: frozenset[str] = frozenset()  # summary topics below the floor
     langs: tuple[str, ...] = ()  # the languages of the vault's chunks (); from the summaries when not given
+    groups: tuple[Group, ...] = ()  # the people who talk together (speaker_groups)
 
 
 def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mapping[str, str]) -> str:
@@ -480,6 +575,10 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
     about = period_about(topics, inputs.tallies or {}, aliases, inputs.active_days, langs)
     timeline = _fit(_timeline(cover, about, chunk_count), int(budget * SHARE_TIMELINE), count)
     room -= sum(count(line + "\n") for line in facts + timeline) + (8 if facts else 0) + (8 if timeline else 0)
+    groups = shown_groups(inputs.groups, budget)
+    for group in groups:  # a group's people are its line's label
+        for speaker in group.speakers:
+            topics.pop(aliases.get(topic_key(speaker), topic_key(speaker)), None)
 
     cutoff = (as_of_day - timedelta(days=ACTIVE_DAYS)).isoformat() if chunk_count else ""
     kept = drop_covered_words(topics)
@@ -499,11 +598,12 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
         for t in order
     }
     used = 24  # section headings
+    reserved = len(groups) * GROUP_MIN_TOKENS  # the topic lines leave each group room for a line
 
     def upgrade(t: TopicInfo, tier: str) -> None:
         nonlocal used
         extra = costs[t.key][tier] - costs[t.key][tiers[t.key]]
-        if used + extra <= room:
+        if used + extra <= room - (reserved if tier in ("full", "line") else 0):
             tiers[t.key] = tier
             used += extra
 
@@ -515,6 +615,14 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
             break
         if tiers[t.key] == "drop":
             upgrade(t, "line")
+    # in a memory of several groups of people, each gets an even share of the rest for its own topics: ranked
+    # over all memory, the largest or noisiest group would take the room
+    shown = {k for k, tier in tiers.items() if tier != "drop"}
+    people = _group_lines(groups, topics, shown, inputs, room - used - 8, count, aliases, langs)
+    for keys, _ in people:
+        tiers.update((key, "group") for key in keys if key in tiers)
+    people_lines = [line for _, line in people]
+    used += sum(count(line + "\n") for line in people_lines) + (8 if people else 0)
     # a name's place does not depend on its date
     order_by_lead = sorted(order, key=lambda t: (-weights[t.key], t.key))
     by_weight = sorted(order, key=lambda t: (-tail_weights[t.key], -t.count, t.key))  # ties: the more said first
@@ -536,6 +644,7 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
                 [_entry(t, tiers[t.key] == "full") for t in active if tiers[t.key] in ("full", "line")],
             ),
             ("Inactive topics", [_entry(t, False) for t in inactive if tiers[t.key] == "line"]),
+            ("Who talks about what", people_lines),
             ("Also mentioned", [tail] if tail else []),
             ("Timeline", timeline),
         ]
@@ -550,6 +659,9 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
             text = doc(sections())
     while count(text) > budget and timeline:
         timeline.pop()
+        text = doc(sections())
+    while count(text) > budget and people_lines:
+        people_lines.pop()
         text = doc(sections())
     # and the other way: a name costs less inside the list than counted alone, so the estimate leaves
     # room; fill it with the next names, as many as fit (found by halving)
@@ -568,6 +680,68 @@ def render_root(inputs: RootInputs, budget: int, tokenizer: str, aliases: Mappin
         else:
             high = middle - 1
     return with_names(low) if dropped else text
+
+
+def _group_lines(
+    groups: Sequence[Group],
+    topics: Mapping[str, TopicInfo],
+    shown: set[str],
+    inputs: RootInputs,
+    room: int,
+    count: Callable[[str], int],
+    aliases: Mapping[str, str],
+    langs: tuple[str, ...],
+) -> list[tuple[list[str], str]]:
+    """(the topic keys it names, the line) for each group: its people, then its own topics not shown already, as
+    many as an even share of room holds."""
+    tallies = inputs.tallies or {}
+    if not groups or not tallies:
+        return []
+    chunks = sum(g.chunks for g in inputs.groups)
+    strength = functools.cache(lambda key: weight(_info(tallies[key]), inputs.active_days, langs, lead=False))
+    share = room // len(groups)
+    lines = []
+    for group, keys in zip(groups, group_topics(groups, tallies, strength, chunks), strict=True):
+        head = f"- **{', '.join(group.speakers)}** ({group.chunks} chunks, {group.first}..{group.last}): "
+        named: list[tuple[str, str]] = []  # (key, name): a name costs a token at least, so share of them will do
+        for raw in _folded_keys([k for k in keys if aliases.get(k, k) not in shown], share):
+            key = aliases.get(raw, raw)
+            if key not in ROLES:
+                named.append((key, topics[key].name if key in topics else tallies[raw].name))
+        fits = _most_names(head, [name for _, name in named], share, count)
+        if fits:
+            lines.append(([key for key, _ in named[:fits]], head + ", ".join(name for _, name in named[:fits])))
+    return lines
+
+
+def _most_names(head: str, names: Sequence[str], room: int, count: Callable[[str], int]) -> int:
+    """How many of names fit in a line of room tokens after head, found by halving (a name costs less inside the
+    list than counted alone)."""
+    low, high = 0, len(names)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if count(head + ", ".join(names[:middle]) + "\n") <= room else (low, middle - 1)
+    return low
+
+
+def _folded_keys(keys: Sequence[str], limit: int) -> list[str]:
+    """The first limit entries of keys in order, one entry for each thing: a key inside one named before it is left
+    out, and one holding keys named before it takes the first one's place ("adoption", "adoption agency"; "Rolls
+    Royce", "Rolls Royce Ghost"), words compared by their stems ("painting", "paints")."""
+    chosen: list[tuple[str, str]] = []  # (key, its stems between spaces)
+    for key in dict.fromkeys(keys):
+        if len(chosen) >= limit:
+            break
+        stems = f" {' '.join(stem(w) for w in key.split())} "
+        if any(stems in other for _, other in chosen):
+            continue
+        inside = [i for i, (_, other) in enumerate(chosen) if other in stems]
+        if inside:
+            chosen[inside[0]] = (key, stems)
+            chosen = [c for i, c in enumerate(chosen) if i not in inside[1:]]
+        else:
+            chosen.append((key, stems))
+    return [key for key, _ in chosen]
 
 
 def _fit(lines: list[str], share: int, count: Callable[[str], int]) -> list[str]:
@@ -640,7 +814,7 @@ def _timeline(cover: Cover, about: Callable[[str, str, float], list[str]] | None
     return [text for _, text in lines[:MAX_TIMELINE]]
 
 
-ROOT_VERSION = "root-5"  # bump when the rendering changes: it is part of ROOT.md's input hash
+ROOT_VERSION = "root-6"  # bump when the rendering changes: it is part of ROOT.md's input hash
 
 
 def _covered_days(paths: Sequence[str]) -> set[str]:
@@ -704,14 +878,28 @@ def root_inputs(vault: Vault, index: Index, facts: Sequence[str], with_content: 
     langs = chunk_languages(index)
     summary_keys = frozenset(topic_key(t.name) for s in summaries for t in s.draft.topics)
     budget = config.budgets.root
+    groups = speaker_groups(index)
     tallies, rejected = cached_tallies(
         vault,
         index,
-        lambda found: keep_for_root(found, summary_keys, active_days, langs, budget),
-        salt=sha256_hex(canonical_json([budget, list(langs), sorted(summary_keys)])),
+        lambda found: keep_for_root(found, summary_keys, active_days, langs, budget, groups),
+        salt=sha256_hex(canonical_json([budget, list(langs), sorted(summary_keys), [g.speakers for g in groups]])),
     )
     return RootInputs(
-        summaries, rows, count, first, last, facts, fingerprint, measure, daily, active_days, tallies, rejected, langs
+        summaries,
+        rows,
+        count,
+        first,
+        last,
+        facts,
+        fingerprint,
+        measure,
+        daily,
+        active_days,
+        tallies,
+        rejected,
+        langs,
+        groups,
     )
 
 

@@ -26,14 +26,14 @@ from .index import Index
 from .topics import KINDS, Tally, TallyCount, candidates, merge_tallies, open_tallies, settled
 from .vault import DERIVED, Vault, atomic_write
 
-TALLY_VERSION = "tally-2"  # bump when candidates() or the floor change what a day's tally holds
+TALLY_VERSION = "tally-3"  # 3: who said it  # bump when candidates() or the floor change what a day's tally holds
 MONTHS = f"{DERIVED}/topic-tally"  # <month>.json: the month's tally; <month>-days.json: its days' candidates
 HISTORY = f"{MONTHS}/history.json"  # every month but the newest, merged
 KEPT = f"{DERIVED}/topic-tally-kept.json"
 BEFORE_MONTHS = f"{DERIVED}/topic-tally.json"  # every day in one file, as memtree kept them until months
 _MONTH = re.compile(r"\d{4}-\d{2}")
 
-Rows = list[list[Any]]  # [key, surface, kind, language, dictionary form, chunks]
+Rows = list[list[Any]]  # [key, surface, kind, language, dictionary form, speaker, chunks]
 
 
 def day_digests(index: Index) -> dict[str, str]:
@@ -170,10 +170,10 @@ def _recounted(index: Index, digests: Mapping[str, str], days: Mapping[str, Any]
 
 
 def _day_rows(index: Index, day: str) -> Rows:
-    counted: Counter[tuple[str, str, str, str, str]] = Counter()
+    counted: Counter[tuple[str, str, str, str, str, str]] = Counter()
     for row in index.chunks("day = ?", (day,)):
         for c in candidates(row.text, row.topics):
-            counted[(c.key, c.surface, c.kind, c.lang, c.plain)] += 1
+            counted[(c.key, c.surface, c.kind, c.lang, c.plain, row.speaker)] += 1
     return [[*fields, n] for fields, n in sorted(counted.items())]
 
 
@@ -185,24 +185,26 @@ def _replay(days: Mapping[str, Mapping[str, Any]]) -> Iterable[TallyCount]:
     for day in sorted(days):
         for row in days[day]["rows"]:
             # checked inline: this loop runs over every (topic, day) of the vault at each new day
-            if not (type(row) is list and len(row) == 6 and row[2] in KINDS and type(row[5]) is int and row[5] > 0):
+            if not (type(row) is list and len(row) == 7 and row[2] in KINDS and type(row[6]) is int and row[6] > 0):
                 raise _Damaged(day)
-            key, surface, kind, lang, plain, n = row
+            key, surface, kind, lang, plain, speaker, n = row
             if not (type(key) is str and type(surface) is str and type(lang) is str and type(plain) is str):
                 raise _Damaged(day)
-            yield day, key, surface, kind, lang, plain, n
+            if type(speaker) is not str:
+                raise _Damaged(day)
+            yield day, key, surface, kind, lang, plain, speaker, n
 
 
 def _encode(tallies: Mapping[str, Tally]) -> dict[str, Any]:
     return {
-        k: [t.kind, *(dict(sorted(c.items())) for c in (t.surfaces, t.days, t.langs, t.plains))]
+        k: [t.kind, *(dict(sorted(c.items())) for c in (t.surfaces, t.days, t.langs, t.plains, t.speakers))]
         for k, t in tallies.items()
     }
 
 
 def _encode_open(tallies: Mapping[str, Tally]) -> dict[str, Any]:
     # in the order counted: merging depends on it (the first of the strongest kinds, the first spelling seen)
-    return {k: [t.kind, t.lowercase, t.surfaces, t.days, t.langs, t.plains] for k, t in tallies.items()}
+    return {k: [t.kind, t.lowercase, t.surfaces, t.days, t.langs, t.plains, t.speakers] for k, t in tallies.items()}
 
 
 # A cache is read back only in the shape it was written: a damaged or hand-edited file is counted
@@ -219,12 +221,14 @@ def _decode(data: Any) -> dict[str, Tally] | None:
         return None
     tallies = {}
     for key, fields in data.items():
-        if not (isinstance(fields, list) and len(fields) == 5 and _kind(fields[0])):
+        if not (isinstance(fields, list) and len(fields) == 6 and _kind(fields[0])):
             return None
-        kind, surfaces, days, langs, plains = fields
+        kind, surfaces, days, langs, plains, speakers = fields
         if not (_all_counts(fields[1:]) and surfaces and days):
             return None
-        tallies[key] = Tally(key, Counter(surfaces), kind, Counter(days), Counter(langs), Counter(plains))
+        tallies[key] = Tally(
+            key, Counter(surfaces), kind, Counter(days), Counter(langs), Counter(plains), speakers=Counter(speakers)
+        )
     return tallies
 
 
@@ -247,12 +251,13 @@ def _decode_open(data: Any, days: Iterable[str]) -> dict[str, Tally] | None:
     month = set(days)
     tallies = {}
     for key, fields in data.items():
-        if not (type(fields) is list and len(fields) == 6 and _kind(fields[0]) and type(fields[1]) is bool):
+        if not (type(fields) is list and len(fields) == 7 and _kind(fields[0]) and type(fields[1]) is bool):
             return None
-        kind, lowercase, surfaces, seen, langs, plains = fields
+        kind, lowercase, surfaces, seen, langs, plains, speakers = fields
         if not (_all_counts(fields[2:]) and surfaces and seen and langs and seen.keys() <= month):
             return None
-        tallies[key] = Tally(key, Counter(surfaces), kind, Counter(seen), Counter(langs), Counter(plains), lowercase)
+        counts: list[Counter[str]] = [Counter(c) for c in (surfaces, seen, langs, plains, speakers)]
+        tallies[key] = Tally(key, counts[0], kind, counts[1], counts[2], counts[3], lowercase, counts[4])
     return tallies
 
 

@@ -286,6 +286,7 @@ class Tally:
     langs: Counter[str] = field(default_factory=Counter)  # chunks mentioning it, by their language
     plains: Counter[str] = field(default_factory=Counter)  # chunks where it was an inflected form, by dictionary form
     lowercase: bool = False  # written in lower case as a word or pair somewhere
+    speakers: Counter[str] = field(default_factory=Counter)  # chunks mentioning it, by who said them
 
     @property
     def chunks(self) -> int:
@@ -312,14 +313,16 @@ class Tally:
 LANGUAGE_SHARE = 0.2
 
 
-def tally(dated: Iterable[tuple[str, Sequence[Candidate]]]) -> dict[str, Tally]:
+def tally(dated: Iterable[tuple[str, Sequence[Candidate]]], speaker: str = "") -> dict[str, Tally]:
     """Every candidate of (day, candidates of one chunk) pairs, by key. A key is the strongest kind it
     was seen as, except that a capital only ever seen opening a sentence while the word is also
     written in lower case is a word ("Request ..." and "the request")."""
-    return tally_counts((day, c.key, c.surface, c.kind, c.lang, c.plain, 1) for day, chunk in dated for c in chunk)
+    counts = ((day, c.key, c.surface, c.kind, c.lang, c.plain, speaker, 1) for day, chunk in dated for c in chunk)
+    return tally_counts(counts)
 
 
-TallyCount = tuple[str, str, str, str, str, str, int]  # day, key, surface, kind, language, dictionary form, chunks
+# day, key, surface, kind, language, dictionary form, speaker, chunks
+TallyCount = tuple[str, str, str, str, str, str, str, int]
 
 
 def tally_counts(counts: Iterable[TallyCount]) -> dict[str, Tally]:
@@ -331,7 +334,7 @@ def open_tallies(counts: Iterable[TallyCount]) -> dict[str, Tally]:
     """The counts by key, in the order given, before settled(): a part of memory that merge_tallies() can join
     to the parts before and after it, with the same result as counting them all at once."""
     found: dict[str, Tally] = {}
-    for day, key, surface, kind, lang, plain, n in counts:
+    for day, key, surface, kind, lang, plain, speaker, n in counts:
         t = found.get(key)
         if t is None:
             t = found[key] = Tally(key, Counter(), kind, Counter())
@@ -340,6 +343,7 @@ def open_tallies(counts: Iterable[TallyCount]) -> dict[str, Tally]:
         t.surfaces[surface] += n
         t.days[day] += n
         t.langs[lang] += n
+        t.speakers[speaker] += n
         if plain:
             t.plains[plain] += n
         if not t.lowercase and kind in ("word", "pair") and surface.islower():
@@ -354,7 +358,7 @@ def merge_tallies(into: dict[str, Tally], later: Mapping[str, Tally]) -> None:
         mine = into.get(key)
         if mine is None:
             copied = (Counter(t.surfaces), t.kind, Counter(t.days), Counter(t.langs), Counter(t.plains), t.lowercase)
-            into[key] = Tally(key, *copied)
+            into[key] = Tally(key, *copied, Counter(t.speakers))
             continue
         if _KIND_WEIGHT[t.kind] > _KIND_WEIGHT[mine.kind]:  # the first of the strongest kind, as when counted at once
             mine.kind = t.kind
@@ -362,6 +366,7 @@ def merge_tallies(into: dict[str, Tally], later: Mapping[str, Tally]) -> None:
         dict.update(mine.days, t.days)  # other days: nothing to add up
         mine.langs.update(t.langs)
         mine.plains.update(t.plains)
+        mine.speakers.update(t.speakers)
         mine.lowercase = mine.lowercase or t.lowercase
 
 

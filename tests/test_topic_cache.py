@@ -21,7 +21,7 @@ from compaction_tree.extractive import ExtractiveSummarizer
 from compaction_tree.index import Index
 from compaction_tree.ingest import add
 from compaction_tree.root import ROOT_FILE
-from compaction_tree.topic_cache import HISTORY, KEPT, MONTHS, all_tallies, day_digests
+from compaction_tree.topic_cache import HISTORY, KEPT, MONTHS, TALLY_VERSION, all_tallies, day_digests
 from compaction_tree.topics import KINDS, Tally, merge_tallies, open_tallies, settled, tally_counts
 from compaction_tree.vault import DERIVED, Vault
 
@@ -39,13 +39,18 @@ LINES = [
 ]
 
 
+PAIRS = (("Ana", "Ben"), ("Cleo", "Dev"))  # two groups of people: ROOT.md gives each a line of its own topics
+
+
 def _fill(vault: Vault, month: int, days: range, shift: int = 0) -> list[str]:
     ids = []
     for day in days:
         when = datetime(2026, month, day, 9, tzinfo=timezone.utc)
+        people = PAIRS[day % 2]
         for i in range(3):
             line = LINES[(day + i + month + shift) % len(LINES)]
-            ids.append(add(vault, line, timestamp=(when + timedelta(minutes=i)).isoformat()).id)
+            at = (when + timedelta(minutes=i)).isoformat()
+            ids.append(add(vault, line, timestamp=at, speaker=people[i % 2]).id)
     return ids
 
 
@@ -80,8 +85,10 @@ def test_incremental_root_is_byte_identical_to_one_from_scratch(vault: Vault, tm
     feb = _fill(vault, 2, range(2, 12))
     _fill(vault, 3, range(2, 12))
     _fill(vault, 4, range(1, 6))
-    assert _compact(vault) == _from_scratch(vault, tmp_path)
+    root = _compact(vault)
+    assert root == _from_scratch(vault, tmp_path)
     assert (vault.root / HISTORY).exists()  # February and March, merged
+    assert "- **Ana, Ben**" in root and "- **Cleo, Dev**" in root  # each group's topics, from the tallies
 
     _fill(vault, 4, range(6, 7), shift=1)  # a new day in the newest month
     assert _compact(vault) == _from_scratch(vault, tmp_path)
@@ -116,7 +123,7 @@ def test_the_one_file_cache_of_earlier_versions_is_read_then_removed(vault: Vaul
     for path in sorted((vault.root / MONTHS).glob("*-days.json")):
         days.update(json.loads(path.read_text())["days"])
     before = vault.root / DERIVED / "topic-tally.json"
-    before.write_text(json.dumps({"version": "tally-2", "days": days}))
+    before.write_text(json.dumps({"version": TALLY_VERSION, "days": days}))
     shutil.rmtree(vault.root / MONTHS)
     (vault.root / KEPT).unlink()
     assert Memory(vault).root() == cold
@@ -172,9 +179,11 @@ REPLAYED = (HISTORY, MARCH)  # so that March is replayed from its days
         (_edit(APRIL, _every_tally(_set(2, {"Kafka": 0}))), ()),  # the newest month, read at every new day
         (_edit(APRIL, _every_tally(lambda entry: entry.pop())), ()),
         (_edit(FEBRUARY, _every_tally(_set(4, {"en": True}))), (HISTORY,)),
-        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "nonsense", "en", "", 1])), REPLAYED),
-        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", "7"])), REPLAYED),
-        (_edit(MARCH_DAYS, _every_row([["kafka"], "Kafka", "name", "en", "", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "nonsense", "en", "", "Ana", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", "Ana", "7"])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row([["kafka"], "Kafka", "name", "en", "", "Ana", 1])), REPLAYED),
+        (_edit(MARCH_DAYS, _every_row(["kafka", "Kafka", "name", "en", "", 7, 1])), REPLAYED),  # who said it: no name
+        (_edit(HISTORY, _every_tally(_set(6, {"Ana": -1}))), ()),
     ],
 )
 def test_a_damaged_cache_is_counted_again(
@@ -202,6 +211,7 @@ ROWS = st.lists(
         st.sampled_from(sorted(KINDS)),
         st.sampled_from(["en", "it"]),
         st.sampled_from(["", "richiesta"]),
+        st.sampled_from(["Ana", "Ben"]),
         st.integers(1, 3),
     ),
     max_size=40,
