@@ -38,7 +38,7 @@ from .text import stems, word_forms
 from .tokens import count_tokens
 from .vault import RAW, Vault, is_temp, read_chunk_file
 
-SCHEMA_VERSION = "14"  # 14: conversations (a session, or a sitting) searchable as one text each
+SCHEMA_VERSION = "15"  # 15: chunks by speaker (recall asks whose conversations a question names)
 SITTING_GAP = timedelta(minutes=30)  # a longer pause ends a conversation that has no session id
 BUSY_SECONDS = 120.0  # how long to wait for another process's sync before building in memory instead
 PURGE_WAIT_SECONDS = 5.0  # how long forget waits for readers to leave the log before building the index anew
@@ -58,6 +58,7 @@ CREATE INDEX chunks_ts ON chunks(ts);
 CREATE INDEX chunks_day ON chunks(day);
 CREATE INDEX chunks_session ON chunks(session, ts, id);
 CREATE INDEX chunks_conversation ON chunks(conversation);
+CREATE INDEX chunks_speaker ON chunks(speaker, conversation);
 CREATE TABLE summaries(
     rowid INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, level TEXT NOT NULL, period TEXT NOT NULL,
     start TEXT NOT NULL, end TEXT NOT NULL, input_hash TEXT NOT NULL, sha TEXT NOT NULL, chunks INTEGER NOT NULL,
