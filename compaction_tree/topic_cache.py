@@ -26,7 +26,7 @@ from .index import Index
 from .topics import KINDS, Tally, TallyCount, candidates, merge_tallies, open_tallies, settled
 from .vault import DERIVED, Vault, atomic_write
 
-TALLY_VERSION = "tally-3"  # 3: who said it  # bump when candidates() or the floor change what a day's tally holds
+TALLY_VERSION = "tally-3"  # bump when candidates() or the floor change what a day's tally holds (3: who said it)
 MONTHS = f"{DERIVED}/topic-tally"  # <month>.json: the month's tally; <month>-days.json: its days' candidates
 HISTORY = f"{MONTHS}/history.json"  # every month but the newest, merged
 KEPT = f"{DERIVED}/topic-tally-kept.json"
