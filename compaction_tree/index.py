@@ -741,9 +741,10 @@ class Index:
 
     def conversations_with(self, speakers: Sequence[str]) -> int:
         """How many conversations one of speakers takes part in."""
-        marks = ",".join("?" * len(speakers))
-        sql = f"SELECT count(DISTINCT conversation) FROM chunks WHERE speaker IN ({marks})"
-        return int(self.db.execute(sql, tuple(speakers)).fetchone()[0]) if speakers else 0
+        if not speakers:
+            return 0
+        sql = f"SELECT count(DISTINCT conversation) FROM chunks WHERE speaker IN ({','.join('?' * len(speakers))})"
+        return int(self.db.execute(sql, tuple(speakers)).fetchone()[0])
 
     def chunk_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])

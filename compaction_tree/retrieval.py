@@ -253,11 +253,11 @@ def _focus(index: Index, named: Sequence[str], hits: Sequence[tuple[int, float]]
     of the question's words, as a session search finds and a search by line does not; in a memory of
     her talks alone it picks nothing), or the more its best FOCUS_HITS turns cluster in fewer
     conversations than chance would put them in this memory (_clustering), from FOCUS_FROM (no more
-    than chance) to FOCUS_FULL. Turns of a talk about the
-    question's subject match it together (LoCoMo's "what did Mel paint after the camping trip?"), and
-    among many unrelated conversations whole ones answer it best, as a session search does; a fact
-    said once among daily chatter matches one turn a conversation, and within one long conversation
-    every question clusters by chance: there turn-level ranking finds the evidence best."""
+    than chance) to FOCUS_FULL. Turns of a talk about the question's subject match it together
+    (LoCoMo's "what did Mel paint after the camping trip?"), and among many unrelated conversations
+    whole ones answer it best, as a session search does; a fact said once among daily chatter matches
+    one turn a conversation, and within one long conversation every question clusters by chance:
+    there turn-level ranking finds the evidence best."""
     conversations = index.conversation_count()
     picked = 1.0 - index.conversations_with(named) / conversations if named and conversations else 0.0
     best = [rowid for rowid, _ in hits[:FOCUS_HITS]]
@@ -273,11 +273,8 @@ def _named_speakers(index: Index, query: str) -> list[str]:
     """The speakers whose every name word the query holds, roles ("user", "assistant") aside: those
     speak in every agent session and pick none."""
     asked = set(word_forms(query))
-    return sorted(
-        speaker
-        for speaker in index.speakers()
-        if speaker.casefold() not in ROLES and word_forms(speaker) and asked.issuperset(word_forms(speaker))
-    )
+    names = {speaker: word_forms(speaker) for speaker in index.speakers() if speaker.casefold() not in ROLES}
+    return sorted(speaker for speaker, name in names.items() if name and asked.issuperset(name))
 
 
 def _clustering(distinct: int, hits: int, conversations: int) -> float:

@@ -16,6 +16,10 @@ def say(vault: Vault, text: str, when: str, speaker: str, session: str | None = 
         return index.chunks_by_id([chunk_id])[chunk_id].rowid
 
 
+def best_turns(index: Index, word: str) -> list[tuple[int, float]]:
+    return index.search_chunks(f'stems : "{stem(word)}"', 20)
+
+
 def groups(vault: Vault, rowids: list[int]) -> list[list[int]]:
     with Index(vault) as index:
         index.sync()
@@ -68,8 +72,8 @@ def test_focus_grows_as_a_question_s_best_turns_cluster_in_one_conversation(vaul
         say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T09:00:00Z", "Bob")
     with Index(vault) as index:
         index.sync()
-        clustered = _focus(index, [], index.search_chunks(f'stems : "{stem("ferry")}"', 20))
-        scattered = _focus(index, [], index.search_chunks(f'stems : "{stem("budget")}"', 20))
+        clustered = _focus(index, [], best_turns(index, "ferry"))
+        scattered = _focus(index, [], best_turns(index, "budget"))
     assert scattered == 0.0  # one turn a conversation: turn-level ranking
     assert clustered == 1.0  # all in one conversation: conversation-level ranking
 
@@ -80,7 +84,7 @@ def test_a_question_naming_a_speaker_is_about_their_conversations_and_a_role_is_
         say(vault, f"The budget for week {day} is fine.", f"2026-03-{day:02d}T10:00:00Z", "user")
     with Index(vault) as index:
         index.sync()
-        hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
+        hits = best_turns(index, "budget")
         named = _named_speakers(index, "What did Bob Marley say of the budget?")
         assert named == ["Bob Marley"] and _focus(index, named, hits) == 0.5  # he speaks in 3 of 6
         assert _named_speakers(index, "What did Bob say of the budget?") == []  # half a name is not his
@@ -98,7 +102,7 @@ def test_a_name_that_speaks_in_every_conversation_picks_none(vault: Vault) -> No
         say(vault, f"Week {day} looks calm.", f"2026-03-{day:02d}T09:01:00Z", "Ben")
     with Index(vault) as index:
         index.sync()
-        hits = index.search_chunks(f'stems : "{stem("budget")}"', 20)
+        hits = best_turns(index, "budget")
         assert _focus(index, _named_speakers(index, "What did Ana say of the budget?"), hits) == 0.0
 
 
